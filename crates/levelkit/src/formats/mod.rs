@@ -1,0 +1,115 @@
+//! The legacy formats, one module each (`model`, `read`, `write`, `convert` inside), and
+//! [`Model`], which holds any of them so callers can read, validate, dump and write a file
+//! without knowing its format in advance.
+
+// No panics on input: readers additionally deny `clippy::arithmetic_side_effects` (see each
+// `read.rs`); writers and sample builders do arithmetic on sizes of in-memory models, in u64.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+pub mod wwd;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorKind, Location, Result, Warning};
+use crate::limits::Limits;
+use crate::registry::{Format, sniff};
+
+/// A lossless model of any supported format. In JSON it is
+/// `{"format": "wwd", "model": {…}}`, the form `levelkit dump --json` prints and `levelkit convert
+/// level.json level.wwd` reads back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "format", content = "model", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Model {
+    /// A WWD level.
+    Wwd(wwd::Wwd),
+}
+
+impl Model {
+    /// The model's format.
+    pub fn format(&self) -> Format {
+        match self {
+            Model::Wwd(_) => Format::Wwd,
+        }
+    }
+
+    /// Read `bytes` as `format`.
+    pub fn read_as(format: Format, bytes: &[u8], limits: &Limits) -> Result<Model> {
+        match format {
+            Format::Wwd => wwd::read_with(bytes, limits).map(Model::Wwd),
+            Format::Json => Model::from_json(bytes),
+            other => Err(Error::unsupported(
+                other,
+                Location::default(),
+                format!("reading {} files is not implemented yet", other.name()),
+            )),
+        }
+    }
+
+    /// Read a file whose format is told by its bytes and name.
+    pub fn read(bytes: &[u8], file_name: Option<&str>, limits: &Limits) -> Result<Model> {
+        let format = sniff(bytes, file_name).ok_or_else(|| {
+            Error::unsupported(
+                Format::Json,
+                Location::default(),
+                format!(
+                    "cannot tell the format of {} from its content or name",
+                    file_name.unwrap_or("the input")
+                ),
+            )
+        })?;
+        Model::read_as(format, bytes, limits)
+    }
+
+    /// Write the model in its own format.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        match self {
+            Model::Wwd(w) => w.write(),
+        }
+    }
+
+    /// Every validation finding.
+    pub fn validate(&self) -> Vec<Warning> {
+        match self {
+            Model::Wwd(w) => w.validate(),
+        }
+    }
+
+    /// A short summary as JSON, for `levelkit info`.
+    pub fn summary(&self) -> serde_json::Value {
+        match self {
+            Model::Wwd(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
+        }
+    }
+
+    /// The lossless JSON document.
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        serde_json::to_vec_pretty(self).map_err(|e| {
+            Error::new(
+                Format::Json,
+                ErrorKind::Malformed,
+                Location::default(),
+                e.to_string(),
+            )
+        })
+    }
+
+    /// Parse a lossless JSON document.
+    pub fn from_json(bytes: &[u8]) -> Result<Model> {
+        serde_json::from_slice(bytes).map_err(|e| {
+            let location = Location {
+                line_col: Some((
+                    u32::try_from(e.line()).unwrap_or(u32::MAX),
+                    u32::try_from(e.column()).unwrap_or(u32::MAX),
+                )),
+                ..Location::default()
+            };
+            Error::new(
+                Format::Json,
+                ErrorKind::Malformed,
+                location,
+                format!("not a levelkit model document: {e}"),
+            )
+        })
+    }
+}

@@ -1,0 +1,625 @@
+//! WWD reader. Mirrors `write.rs` function by function.
+//!
+//! The header is parsed from the file itself; the main block is used in place when uncompressed
+//! and inflated into one buffer (header + main block, the "image" all stored offsets point into)
+//! when compressed. Sections are then found through their offsets, in any order.
+
+#![deny(clippy::arithmetic_side_effects)]
+
+use flate2::{Decompress, FlushDecompress, Status};
+
+use super::model::*;
+use crate::error::{Error, ErrorKind, Location, Result};
+use crate::io::ByteReader;
+use crate::limits::{Budget, Limits};
+use crate::registry::Format;
+use crate::strings::RawString;
+
+const F: Format = Format::Wwd;
+
+/// Read a WWD file with the default [`Limits`].
+pub fn read(bytes: &[u8]) -> Result<Wwd> {
+    read_with(bytes, &Limits::default())
+}
+
+/// Header fields that locate things, as read, before the model is built.
+struct Derived {
+    num_planes: u32,
+    offset_planes: u32,
+    offset_tile_properties: u32,
+    decompressed_size: u32,
+    checksum: u32,
+}
+
+/// Plane-header fields that locate things.
+struct PlaneRefs {
+    num_image_sets: u32,
+    num_objects: u32,
+    layout: PlaneLayout,
+}
+
+/// Read a WWD file, refusing anything that would pass `limits`.
+pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
+    let mut budget = limits.budget(F);
+    let mut r = ByteReader::new(F, bytes);
+    let (header, derived) = read_header(&mut r)?;
+    let stored_main = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
+
+    let mut source = SourceInfo {
+        file_len: bytes.len() as u64,
+        stored_checksum: derived.checksum,
+        stored_decompressed_size: derived.decompressed_size,
+        ..SourceInfo::default()
+    };
+
+    let inflated;
+    let image: &[u8] = if header.flags.contains(HeaderFlags::COMPRESS) {
+        let (buf, consumed) = inflate_main_block(bytes, derived.decompressed_size, &mut budget)?;
+        source.bytes_after_stream = (stored_main.len() as u64).saturating_sub(consumed as u64);
+        source.zlib_header = stored_main
+            .get(..2)
+            .and_then(|h| <[u8; 2]>::try_from(h).ok());
+        inflated = buf;
+        &inflated
+    } else {
+        bytes
+    };
+    let main_block = image.get(HEADER_SIZE as usize..).unwrap_or(&[]);
+    source.main_block_len = main_block.len() as u64;
+    source.computed_checksum = checksum(
+        stored_main,
+        header
+            .flags
+            .contains(HeaderFlags::COMPRESS)
+            .then_some(main_block),
+    );
+
+    let mut img = ByteReader::new(F, image);
+    let mut planes = Vec::new();
+    let mut plane_refs = Vec::new();
+    img.seek(derived.offset_planes as usize, "plane headers")?;
+    img.ensure(
+        u64::from(derived.num_planes),
+        u64::from(PLANE_HEADER_SIZE),
+        "plane headers",
+    )?;
+    for index in 0..derived.num_planes {
+        let (plane, refs) =
+            read_plane_header(&mut img).map_err(|e| e.in_path(format!("planes[{index}]")))?;
+        planes.push(plane);
+        plane_refs.push(refs);
+    }
+    for (index, (plane, refs)) in planes.iter_mut().zip(&plane_refs).enumerate() {
+        let path = || format!("planes[{index}]");
+        plane.tiles = read_tiles(&mut img, plane, refs, &mut budget)
+            .map_err(|e| e.in_path(format!("{}.tiles", path())))?;
+        plane.image_sets = read_image_sets(&mut img, refs)
+            .map_err(|e| e.in_path(format!("{}.image_sets", path())))?;
+        plane.objects = read_objects(&mut img, refs, &mut budget)
+            .map_err(|e| e.in_path(format!("{}.objects", path())))?;
+    }
+    img.seek(
+        derived.offset_tile_properties as usize,
+        "tile properties section",
+    )?;
+    let tile_properties =
+        read_tile_properties(&mut img, &mut budget).map_err(|e| e.in_path("tile_properties"))?;
+
+    let mut wwd = Wwd {
+        header,
+        planes,
+        tile_properties,
+        layout: None,
+        source: Some(source),
+    };
+    let actual = Layout {
+        offset_planes: derived.offset_planes,
+        offset_tile_properties: derived.offset_tile_properties,
+        planes: plane_refs.iter().map(|p| p.layout).collect(),
+        gaps: Vec::new(),
+    };
+    wwd.layout = keep_layout(&wwd, actual, image);
+    Ok(wwd)
+}
+
+/// The editor's checksum (wwd-notes B.2): over the main block as stored, skipping its first
+/// byte, plus, for compressed files, the inflated byte at the stored length.
+pub fn checksum(stored_main: &[u8], inflated_main: Option<&[u8]>) -> u32 {
+    let n = stored_main.len() as u32;
+    let mut c = 0u32.wrapping_sub(n);
+    // Sum of bytes minus the sum of offsets 1..n, done as two sums to keep the loop tight.
+    let mut bytes_sum = 0u32;
+    for &b in stored_main.iter().skip(1) {
+        bytes_sum = bytes_sum.wrapping_add(u32::from(b));
+    }
+    let n64 = u64::from(n);
+    let offsets_sum = if n64 > 1 {
+        (n64.wrapping_sub(1).wrapping_mul(n64) / 2) as u32
+    } else {
+        0
+    };
+    c = c.wrapping_add(bytes_sum).wrapping_sub(offsets_sum);
+    if let Some(inflated) = inflated_main {
+        c = c.wrapping_add(u32::from(
+            inflated.get(stored_main.len()).copied().unwrap_or(0),
+        ));
+    }
+    c
+}
+
+fn slot(r: &mut ByteReader<'_>, n: usize, what: &str) -> Result<SlotString> {
+    let bytes = r.bytes(n, what)?;
+    Ok(match bytes.iter().position(|&b| b == 0) {
+        None => SlotString {
+            text: RawString::from(bytes),
+            after_nul: None,
+        },
+        Some(len) => {
+            let (text, rest) = bytes.split_at(len);
+            let after = rest.get(1..).unwrap_or(&[]);
+            SlotString {
+                text: RawString::from(text),
+                after_nul: after
+                    .iter()
+                    .any(|&b| b != 0)
+                    .then(|| RawString::from(after)),
+            }
+        }
+    })
+}
+
+fn read_header(r: &mut ByteReader<'_>) -> Result<(Header, Derived)> {
+    if r.remaining() < HEADER_SIZE as usize {
+        return Err(r.error(
+            ErrorKind::Truncated,
+            format!(
+                "file is {} bytes, shorter than the 1524-byte WWD header",
+                r.remaining()
+            ),
+        ));
+    }
+    let size = r.u32_le("header size")?;
+    if size != HEADER_SIZE {
+        return Err(Error::malformed(
+            F,
+            Location::at(0).with_path("header.header_size"),
+            format!(
+                "header-size field (the first dword, called `signature` in wwd.txt) is \
+                 0x{size:X} ({size}); a WWD header is 1524 (0x5F4) bytes"
+            ),
+        ));
+    }
+    let unknown1 = r.u32_le("header unknown1")?;
+    let flags = HeaderFlags::from_bits_retain(r.u32_le("header flags")?);
+    let unknown2 = r.u32_le("header unknown2")?;
+    let name = slot(r, slot::NAME, "level name")?;
+    let author = slot(r, slot::NAME, "author")?;
+    let birth = slot(r, slot::NAME, "birth")?;
+    let rez_file = slot(r, slot::REZ_FILE, "rez file")?;
+    let image_dir = slot(r, slot::PATH, "image dir")?;
+    let pal_rez = slot(r, slot::PATH, "palette")?;
+    let start_x = r.i32_le("start x")?;
+    let start_y = r.i32_le("start y")?;
+    let unknown3 = r.u32_le("header unknown3")?;
+    let derived_a = (
+        r.u32_le("plane count")?,
+        r.u32_le("plane offset")?,
+        r.u32_le("tile properties offset")?,
+        r.u32_le("decompressed size")?,
+        r.u32_le("checksum")?,
+    );
+    let unknown4 = r.u32_le("header unknown4")?;
+    let launch_app = slot(r, slot::PATH, "launch app")?;
+    let mut image_sets: [SlotString; 4] = Default::default();
+    for s in &mut image_sets {
+        *s = slot(r, slot::PATH, "image set")?;
+    }
+    let mut prefixes: [SlotString; 4] = Default::default();
+    for s in &mut prefixes {
+        *s = slot(r, slot::PREFIX, "prefix")?;
+    }
+    let header = Header {
+        unknown1,
+        flags,
+        unknown2,
+        name,
+        author,
+        birth,
+        rez_file,
+        image_dir,
+        pal_rez,
+        start_x,
+        start_y,
+        unknown3,
+        unknown4,
+        launch_app,
+        image_sets,
+        prefixes,
+    };
+    let derived = Derived {
+        num_planes: derived_a.0,
+        offset_planes: derived_a.1,
+        offset_tile_properties: derived_a.2,
+        decompressed_size: derived_a.3,
+        checksum: derived_a.4,
+    };
+    Ok((header, derived))
+}
+
+/// Inflate the zlib main block into one buffer holding header + main block. Returns the buffer
+/// and how many compressed bytes the stream used.
+///
+/// The size field only sizes the first allocation, and never beyond what deflate could produce
+/// from the bytes present (1032:1) or the budget; the output is capped by the budget as it grows.
+fn inflate_main_block(
+    bytes: &[u8],
+    declared: u32,
+    budget: &mut Budget,
+) -> Result<(Vec<u8>, usize)> {
+    let header = bytes.get(..HEADER_SIZE as usize).unwrap_or(&[]);
+    let input = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
+    let max = budget.limits().max_alloc.saturating_sub(budget.allocated());
+    let ratio_bound = input.len().saturating_mul(1032).saturating_add(64);
+    let initial = (declared as usize).min(ratio_bound).min(max);
+    budget.charge(
+        initial.saturating_add(HEADER_SIZE as usize),
+        "inflated main block",
+        Location::at(u64::from(HEADER_SIZE)),
+    )?;
+    let mut out = Vec::with_capacity(initial.saturating_add(HEADER_SIZE as usize).saturating_add(1));
+    out.extend_from_slice(header);
+    let mut z = Decompress::new(true);
+    loop {
+        if out.len() == out.capacity() {
+            let more = out.capacity().clamp(4096, 16 << 20);
+            budget.charge(
+                more,
+                "inflated main block",
+                Location::at(u64::from(HEADER_SIZE)),
+            )?;
+            out.reserve_exact(more);
+        }
+        let (in_before, out_before) = (z.total_in(), z.total_out());
+        let rest = input.get(in_before as usize..).unwrap_or(&[]);
+        let status = z
+            .decompress_vec(rest, &mut out, FlushDecompress::None)
+            .map_err(|e| {
+                Error::malformed(
+                    F,
+                    Location::at(u64::from(HEADER_SIZE).saturating_add(z.total_in())),
+                    format!("compressed main block is not a valid zlib stream: {e}"),
+                )
+            })?;
+        if status == Status::StreamEnd {
+            break;
+        }
+        let progressed = z.total_in() != in_before || z.total_out() != out_before;
+        if !progressed && out.len() < out.capacity() {
+            return Err(Error::new(
+                F,
+                ErrorKind::Truncated,
+                Location::at(bytes.len() as u64),
+                "compressed main block ends before its zlib stream does",
+            ));
+        }
+    }
+    Ok((out, z.total_in() as usize))
+}
+
+fn read_plane_header(r: &mut ByteReader<'_>) -> Result<(Plane, PlaneRefs)> {
+    let at = r.offset();
+    let block_size = r.u32_le("plane header size")?;
+    if block_size != PLANE_HEADER_SIZE {
+        return Err(Error::malformed(
+            F,
+            Location::at(at),
+            format!("plane header size field is {block_size}; a plane header is 160 bytes"),
+        ));
+    }
+    let unknown1 = r.u32_le("plane unknown1")?;
+    let flags = PlaneFlags::from_bits_retain(r.u32_le("plane flags")?);
+    let unknown2 = r.u32_le("plane unknown2")?;
+    let name = slot(r, slot::NAME, "plane name")?;
+    let width_px = r.i32_le("plane width")?;
+    let height_px = r.i32_le("plane height")?;
+    let tile_width = r.i32_le("tile width")?;
+    let tile_height = r.i32_le("tile height")?;
+    let tiles_wide = r.i32_le("tiles wide")?;
+    let tiles_high = r.i32_le("tiles high")?;
+    let origin_x = r.i32_le("origin x")?;
+    let origin_y = r.i32_le("origin y")?;
+    let movement_x_percent = r.i32_le("movement x")?;
+    let movement_y_percent = r.i32_le("movement y")?;
+    let fill_color = r.i32_le("fill colour")?;
+    let num_image_sets = r.u32_le("image set count")?;
+    let num_objects = r.u32_le("object count")?;
+    let offset_tiles = r.u32_le("tiles offset")?;
+    let offset_image_sets = r.u32_le("image sets offset")?;
+    let offset_objects = r.u32_le("objects offset")?;
+    let z_coord = r.i32_le("z")?;
+    let unknown5 = r.u32_le("plane unknown5")?;
+    let unknown6 = r.u32_le("plane unknown6")?;
+    let unknown7 = r.u32_le("plane unknown7")?;
+    let plane = Plane {
+        unknown1,
+        flags,
+        unknown2,
+        name,
+        width_px,
+        height_px,
+        tile_width,
+        tile_height,
+        tiles_wide,
+        tiles_high,
+        origin_x,
+        origin_y,
+        movement_x_percent,
+        movement_y_percent,
+        fill_color,
+        z_coord,
+        unknown5,
+        unknown6,
+        unknown7,
+        image_sets: Vec::new(),
+        tiles: Vec::new(),
+        objects: Vec::new(),
+    };
+    let refs = PlaneRefs {
+        num_image_sets,
+        num_objects,
+        layout: PlaneLayout {
+            offset_tiles,
+            offset_image_sets,
+            offset_objects,
+        },
+    };
+    Ok((plane, refs))
+}
+
+fn read_tiles(
+    r: &mut ByteReader<'_>,
+    plane: &Plane,
+    refs: &PlaneRefs,
+    budget: &mut Budget,
+) -> Result<Vec<u32>> {
+    let Some(cells) = plane.cell_count() else {
+        return Err(Error::malformed(
+            F,
+            Location::default(),
+            format!(
+                "plane grid is {} x {} tiles; both must be zero or more",
+                plane.tiles_wide, plane.tiles_high
+            ),
+        ));
+    };
+    r.seek(refs.layout.offset_tiles as usize, "tile grid")?;
+    let cells = budget.count(cells as u64, "tile", Location::at(r.offset()))?;
+    let len = r.ensure(cells as u64, 4, "tile grid")?;
+    budget.charge(len, "tile grid", Location::at(r.offset()))?;
+    r.u32_le_vec(cells, "tile grid")
+}
+
+fn read_image_sets(r: &mut ByteReader<'_>, refs: &PlaneRefs) -> Result<Vec<RawString>> {
+    if refs.num_image_sets == 0 {
+        return Ok(Vec::new());
+    }
+    r.seek(refs.layout.offset_image_sets as usize, "image-set names")?;
+    // Each name takes at least its NUL.
+    r.ensure(u64::from(refs.num_image_sets), 1, "image-set names")?;
+    (0..refs.num_image_sets)
+        .map(|_| r.cstr("image-set name").map(RawString::from))
+        .collect()
+}
+
+fn read_objects(
+    r: &mut ByteReader<'_>,
+    refs: &PlaneRefs,
+    budget: &mut Budget,
+) -> Result<Vec<Object>> {
+    if refs.num_objects == 0 {
+        return Ok(Vec::new());
+    }
+    r.seek(refs.layout.offset_objects as usize, "objects")?;
+    let n = budget.count(
+        u64::from(refs.num_objects),
+        "object",
+        Location::at(r.offset()),
+    )?;
+    r.ensure(n as u64, u64::from(OBJECT_FIXED_SIZE), "objects")?;
+    let mut objects = Vec::with_capacity(n);
+    for index in 0..n {
+        objects.push(read_object(r).map_err(|e| e.in_path(format!("objects[{index}]")))?);
+    }
+    Ok(objects)
+}
+
+fn rect(r: &mut ByteReader<'_>, what: &str) -> Result<Rect> {
+    Ok(Rect {
+        left: r.i32_le(what)?,
+        top: r.i32_le(what)?,
+        right: r.i32_le(what)?,
+        bottom: r.i32_le(what)?,
+    })
+}
+
+fn read_object(r: &mut ByteReader<'_>) -> Result<Object> {
+    let fixed = r.sub(OBJECT_FIXED_SIZE as usize, "object record")?;
+    let mut f = fixed;
+    let id = f.i32_le("id")?;
+    let size_name = f.u32_le("name length")?;
+    let size_logic = f.u32_le("logic length")?;
+    let size_image_set = f.u32_le("image set length")?;
+    let size_animation = f.u32_le("animation length")?;
+    let x = f.i32_le("x")?;
+    let y = f.i32_le("y")?;
+    let z = f.i32_le("z")?;
+    let i = f.i32_le("i")?;
+    let add_flags = AddFlags::from_bits_retain(f.u32_le("add flags")?);
+    let dynamic_flags = DynamicFlags::from_bits_retain(f.u32_le("dynamic flags")?);
+    let draw_flags = DrawFlags::from_bits_retain(f.u32_le("draw flags")?);
+    let user_flags = UserFlags::from_bits_retain(f.u32_le("user flags")?);
+    let score = f.i32_le("score")?;
+    let points = f.i32_le("points")?;
+    let powerup = f.i32_le("powerup")?;
+    let damage = f.i32_le("damage")?;
+    let smarts = f.i32_le("smarts")?;
+    let health = f.i32_le("health")?;
+    let move_rect = rect(&mut f, "move rect")?;
+    let hit_rect = rect(&mut f, "hit rect")?;
+    let attack_rect = rect(&mut f, "attack rect")?;
+    let clip_rect = rect(&mut f, "clip rect")?;
+    let user_rect1 = rect(&mut f, "user rect 1")?;
+    let user_rect2 = rect(&mut f, "user rect 2")?;
+    let mut user_values = [0i32; 8];
+    for v in &mut user_values {
+        *v = f.i32_le("user value")?;
+    }
+    let mut object = Object {
+        id,
+        x,
+        y,
+        z,
+        i,
+        add_flags,
+        dynamic_flags,
+        draw_flags,
+        user_flags,
+        score,
+        points,
+        powerup,
+        damage,
+        smarts,
+        health,
+        move_rect,
+        hit_rect,
+        attack_rect,
+        clip_rect,
+        user_rect1,
+        user_rect2,
+        user_values,
+        min_x: f.i32_le("min x")?,
+        min_y: f.i32_le("min y")?,
+        max_x: f.i32_le("max x")?,
+        max_y: f.i32_le("max y")?,
+        speed_x: f.i32_le("speed x")?,
+        speed_y: f.i32_le("speed y")?,
+        tweak_x: f.i32_le("tweak x")?,
+        tweak_y: f.i32_le("tweak y")?,
+        counter: f.i32_le("counter")?,
+        speed: f.i32_le("speed")?,
+        width: f.i32_le("width")?,
+        height: f.i32_le("height")?,
+        direction: f.i32_le("direction")?,
+        face_dir: f.i32_le("face dir")?,
+        time_delay: f.i32_le("time delay")?,
+        frame_delay: f.i32_le("frame delay")?,
+        object_type: f.u32_le("object type")?,
+        hit_type_flags: f.u32_le("hit type")?,
+        move_res_x: f.u32_le("move res x")?,
+        move_res_y: f.u32_le("move res y")?,
+        ..Object::default()
+    };
+    object.name = RawString::from(r.bytes(size_name as usize, "object name")?);
+    object.logic = RawString::from(r.bytes(size_logic as usize, "object logic")?);
+    object.image_set = RawString::from(r.bytes(size_image_set as usize, "object image set")?);
+    object.animation = RawString::from(r.bytes(size_animation as usize, "object animation")?);
+    Ok(object)
+}
+
+fn read_tile_properties(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<TileProperties> {
+    let unknown1 = r.u32_le("tile properties header")?;
+    let unknown2 = r.u32_le("tile properties unknown2")?;
+    let count = r.u32_le("tile property count")?;
+    let mut unknown3_7 = [0u32; 5];
+    for v in &mut unknown3_7 {
+        *v = r.u32_le("tile properties reserved")?;
+    }
+    let n = budget.count(u64::from(count), "tile property", Location::at(r.offset()))?;
+    // Every record has at least its 16-byte base and 4 bytes of payload.
+    r.ensure(n as u64, 20, "tile property records")?;
+    let mut records = Vec::with_capacity(n);
+    for index in 0..n {
+        records.push(read_tile_property(r).map_err(|e| e.in_path(format!("records[{index}]")))?);
+    }
+    Ok(TileProperties {
+        unknown1,
+        unknown2,
+        unknown3_7,
+        records,
+    })
+}
+
+fn read_tile_property(r: &mut ByteReader<'_>) -> Result<TileProperty> {
+    let at = r.offset();
+    let tile_type = r.u32_le("tile type")?;
+    let unknown = r.u32_le("tile property unknown")?;
+    let width = r.u32_le("tile property width")?;
+    let height = r.u32_le("tile property height")?;
+    let attr = match tile_type {
+        1 => TileAttr::Single {
+            attribute: r.i32_le("attribute")?,
+        },
+        2 => TileAttr::Double {
+            outside: r.i32_le("outside attribute")?,
+            inside: r.i32_le("inside attribute")?,
+            rect: rect(r, "double-tile rect")?,
+        },
+        3 => {
+            let len = r.ensure(u64::from(width), u64::from(height), "mask")?;
+            TileAttr::Mask {
+                mask: r.bytes(len, "mask")?.to_vec(),
+            }
+        }
+        other => {
+            return Err(Error::unsupported(
+                F,
+                Location::at(at),
+                format!(
+                    "tile property type is {other}; expected 1 (single), 2 (double) or 3 (mask), \
+                     and the size of other types is unknown"
+                ),
+            ));
+        }
+    };
+    Ok(TileProperty {
+        unknown,
+        width,
+        height,
+        attr,
+    })
+}
+
+/// Decide whether the file's layout needs keeping: `None` when it is exactly the editor's
+/// contiguous layout for this model; otherwise the actual offsets plus every uncovered byte run.
+fn keep_layout(wwd: &Wwd, actual: Layout, image: &[u8]) -> Option<Layout> {
+    let canonical = super::write::canonical_layout(wwd).ok();
+    let canonical_len = super::write::canonical_image_len(wwd);
+    if canonical.as_ref() == Some(&actual) && canonical_len == Some(image.len() as u64) {
+        return None;
+    }
+    let mut ranges = super::write::section_ranges(wwd, &actual);
+    ranges.sort_unstable();
+    let mut gaps = Vec::new();
+    let mut pos = 0u64;
+    for (start, end) in ranges {
+        if start > pos {
+            push_gap(&mut gaps, image, pos, start);
+        }
+        pos = pos.max(end);
+    }
+    if (image.len() as u64) > pos {
+        push_gap(&mut gaps, image, pos, image.len() as u64);
+    }
+    Some(Layout { gaps, ..actual })
+}
+
+fn push_gap(gaps: &mut Vec<Gap>, image: &[u8], start: u64, end: u64) {
+    let bytes = image
+        .get(start as usize..end as usize)
+        .unwrap_or(&[])
+        .to_vec();
+    gaps.push(Gap {
+        offset: start as u32,
+        bytes,
+    });
+}

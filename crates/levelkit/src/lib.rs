@@ -1,0 +1,48 @@
+//! levelkit reads, validates, writes and converts legacy game level and model formats, losslessly.
+//!
+//! # Map of the crate
+//!
+//! Data flows one way, and back the same road for writing:
+//!
+//! ```text
+//! bytes -> formats::<fmt>::read -> <fmt> model -> convert -> common model -> export -> bytes
+//! ```
+//!
+//! * [`registry`]: every format, its extensions and magic bytes; [`registry::sniff`].
+//! * [`formats`]: one module per legacy format with a lossless model (`write(read(x)) == x`), and
+//!   [`formats::Model`], which holds any of them (its JSON form is `levelkit dump --json`).
+//! * [`tilemap`]: the common 2D model (layers, tilesets, objects, typed properties).
+//! * [`error`], [`limits`], [`io`], [`strings`]: the shared pieces: one error type with format,
+//!   kind, location and message; resource limits for hostile input; bounds-checked byte readers
+//!   and writers; raw code-page strings.
+//!
+//! The library does no file or terminal I/O; the `levelkit` binary (crate `levelkit-cli`) does.
+//!
+//! # Example
+//!
+//! ```
+//! use levelkit::formats::wwd;
+//!
+//! // A level made by our own sample builder, written and read back.
+//! let bytes = wwd::samples::claw_like().write()?;
+//! let level = wwd::Wwd::read(&bytes)?;
+//! assert_eq!(level.planes.len(), 3);
+//! let (map, warnings) = level.to_tilemap();
+//! assert!(warnings.is_empty());
+//! assert_eq!(map.tile_width, 64);
+//! # Ok::<(), levelkit::Error>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod formats;
+pub mod io;
+pub mod limits;
+pub mod registry;
+pub mod strings;
+pub mod tilemap;
+
+pub use error::{Error, ErrorKind, Location, Result, Severity, Warning};
+pub use limits::Limits;
+pub use registry::{Format, sniff};

@@ -1,0 +1,337 @@
+//! Every format levelkit knows, legacy and modern, with names, extensions and magic bytes, and
+//! [`sniff`], which tells a file's format from its first bytes and its name.
+//!
+//! The table is designed for the whole family list up front, so that each later format only adds
+//! its reader: WWD; Graal `.zelda`/`.graal`/`.nw`/`.gani`; Wings `.wings`; 3D GameStudio `.wmp`
+//! (text dialects and binary WMPB) and `$$M`; V-Chat `.wdb`; and on the modern side JSON, Tiled
+//! `.tmx`/`.tmj`, glTF/GLB, OBJ and PNG.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Format {
+    /// WAP32 world document (Captain Claw, Gruntz, Get Medieval): `.wwd`.
+    Wwd,
+    /// Graal binary level: `.zelda`, `.graal` (headers `Z3-V1.0x`, `GR-V1.0x`).
+    GraalLevel,
+    /// Graal text level: `.nw` (`GLEVNW01`).
+    Nw,
+    /// Graal animation: `.gani`.
+    Gani,
+    /// Wings 3D model: `.wings`.
+    Wings,
+    /// 3D GameStudio text level: `.wmp` (A4, version 510, version 710).
+    WmpText,
+    /// 3D GameStudio binary level: `.wmp` with magic `WMPB`.
+    Wmpb,
+    /// 3D GameStudio compiler intermediate: `$$M` (version 711).
+    DollarM,
+    /// V-Chat world: `.wdb` (`WDBV`).
+    Wdb,
+    /// levelkit's lossless JSON form of any model: `.json`.
+    Json,
+    /// Tiled XML map: `.tmx`.
+    Tmx,
+    /// Tiled JSON map: `.tmj`.
+    Tmj,
+    /// glTF 2.0 JSON: `.gltf`.
+    Gltf,
+    /// glTF 2.0 binary: `.glb`.
+    Glb,
+    /// Wavefront OBJ: `.obj`.
+    Obj,
+    /// PNG image (previews): `.png`.
+    Png,
+}
+
+/// One row of the format table.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatInfo {
+    /// The format.
+    pub format: Format,
+    /// Short lowercase name, used in messages and on the command line.
+    pub name: &'static str,
+    /// Human description.
+    pub description: &'static str,
+    /// File extensions, lowercase, without the dot; the first is the one levelkit writes.
+    pub extensions: &'static [&'static str],
+    /// Whether levelkit can read it today.
+    pub readable: bool,
+    /// Whether levelkit can write it today.
+    pub writable: bool,
+}
+
+/// The format table. Later issues flip `readable`/`writable` as readers land.
+pub const FORMATS: &[FormatInfo] = &[
+    FormatInfo {
+        format: Format::Wwd,
+        name: "wwd",
+        description: "WAP32 world (Captain Claw, Gruntz)",
+        extensions: &["wwd"],
+        readable: true,
+        writable: true,
+    },
+    FormatInfo {
+        format: Format::GraalLevel,
+        name: "graal",
+        description: "Graal binary level",
+        extensions: &["graal", "zelda"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Nw,
+        name: "nw",
+        description: "Graal text level",
+        extensions: &["nw"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Gani,
+        name: "gani",
+        description: "Graal animation",
+        extensions: &["gani"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Wings,
+        name: "wings",
+        description: "Wings 3D model",
+        extensions: &["wings"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::WmpText,
+        name: "wmp",
+        description: "3D GameStudio text level",
+        extensions: &["wmp"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Wmpb,
+        name: "wmpb",
+        description: "3D GameStudio binary level (WMPB)",
+        extensions: &["wmp"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::DollarM,
+        name: "$$m",
+        description: "3D GameStudio compiler intermediate",
+        extensions: &["$$m"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Wdb,
+        name: "wdb",
+        description: "V-Chat world",
+        extensions: &["wdb"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Json,
+        name: "json",
+        description: "levelkit lossless JSON model",
+        extensions: &["json"],
+        readable: true,
+        writable: true,
+    },
+    FormatInfo {
+        format: Format::Tmx,
+        name: "tmx",
+        description: "Tiled XML map",
+        extensions: &["tmx"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Tmj,
+        name: "tmj",
+        description: "Tiled JSON map",
+        extensions: &["tmj"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Gltf,
+        name: "gltf",
+        description: "glTF 2.0 (JSON)",
+        extensions: &["gltf"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Glb,
+        name: "glb",
+        description: "glTF 2.0 (binary)",
+        extensions: &["glb"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Obj,
+        name: "obj",
+        description: "Wavefront OBJ",
+        extensions: &["obj"],
+        readable: false,
+        writable: false,
+    },
+    FormatInfo {
+        format: Format::Png,
+        name: "png",
+        description: "PNG image",
+        extensions: &["png"],
+        readable: false,
+        writable: false,
+    },
+];
+
+impl Format {
+    /// The table row of this format.
+    pub fn info(self) -> &'static FormatInfo {
+        FORMATS
+            .iter()
+            .find(|info| info.format == self)
+            .unwrap_or(&FORMATS[0])
+    }
+
+    /// Short lowercase name (`wwd`, `graal`, …).
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The extension levelkit writes for this format.
+    pub fn extension(self) -> &'static str {
+        self.info().extensions.first().copied().unwrap_or("")
+    }
+
+    /// The format a name or extension on the command line means (`wwd`, `.wwd`, `json`, …).
+    pub fn from_name(name: &str) -> Option<Format> {
+        let name = name.trim_start_matches('.').to_ascii_lowercase();
+        FORMATS
+            .iter()
+            .find(|info| info.name == name)
+            .or_else(|| FORMATS.iter().find(|info| info.extensions.contains(&&*name)))
+            .map(|info| info.format)
+    }
+
+    /// The format a file name's extension suggests. `.wmp` answers [`Format::WmpText`]; only the
+    /// content can tell it from [`Format::Wmpb`], which [`sniff`] does.
+    pub fn from_path_name(file_name: &str) -> Option<Format> {
+        let lower = file_name.to_ascii_lowercase();
+        let ext = lower.rsplit_once('.').map(|(_, ext)| ext)?;
+        FORMATS
+            .iter()
+            .find(|info| info.extensions.contains(&ext))
+            .map(|info| info.format)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Magic-byte rules, tried in order: `(offset, bytes, format)`.
+const MAGIC: &[(usize, &[u8], Format)] = &[
+    (0, b"\xF4\x05\x00\x00", Format::Wwd),
+    (0, b"Z3-V1.0", Format::GraalLevel),
+    (0, b"GR-V1.0", Format::GraalLevel),
+    (0, b"GLEVNW01", Format::Nw),
+    (0, b"GANI000", Format::Gani),
+    (0, b"#!WINGS-1.0\r\n\x1a\x04", Format::Wings),
+    (0, b"WMPB", Format::Wmpb),
+    (0, b"WDBV", Format::Wdb),
+    (0, b"glTF", Format::Glb),
+    (0, b"\x89PNG\r\n\x1a\n", Format::Png),
+];
+
+/// Tell a file's format from its first bytes and, when the bytes are not conclusive, its name.
+///
+/// Magic bytes win over the extension (a GR-V1.03 level named `.zelda` is a Graal level; a `.wmp`
+/// starting with `WMPB` is binary). Text formats without a magic line fall back to the extension,
+/// with a look at the content for the `.wmp` family and JSON-based formats.
+pub fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
+    for (offset, magic, format) in MAGIC {
+        let end = offset.saturating_add(magic.len());
+        if bytes.get(*offset..end) == Some(*magic) {
+            return Some(*format);
+        }
+    }
+    let by_name = file_name.and_then(Format::from_path_name);
+    let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(head);
+    if matches!(by_name, Some(Format::WmpText | Format::DollarM)) || by_name.is_none() {
+        for line in text.lines().take(64) {
+            let line = line.trim();
+            if line.starts_with("version 711") {
+                return Some(Format::DollarM);
+            }
+            if line.starts_with("version 510") || line.starts_with("version 710") {
+                return Some(Format::WmpText);
+            }
+        }
+    }
+    if by_name.is_some() {
+        return by_name;
+    }
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        if trimmed.contains("\"asset\"") {
+            return Some(Format::Gltf);
+        }
+        if trimmed.contains("\"tiledversion\"") || trimmed.contains("\"orientation\"") {
+            return Some(Format::Tmj);
+        }
+        return Some(Format::Json);
+    }
+    if (trimmed.starts_with("<?xml") || trimmed.starts_with("<map")) && trimmed.contains("<map") {
+        return Some(Format::Tmx);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_extensions() {
+        assert_eq!(Format::from_name("wwd"), Some(Format::Wwd));
+        assert_eq!(Format::from_name(".JSON"), Some(Format::Json));
+        assert_eq!(Format::from_name("zelda"), Some(Format::GraalLevel));
+        assert_eq!(Format::from_path_name("a/B.WWD"), Some(Format::Wwd));
+        assert_eq!(Format::from_path_name("x.$$M"), Some(Format::DollarM));
+        assert_eq!(Format::from_path_name("noext"), None);
+        for info in FORMATS {
+            assert_eq!(info.format.info().name, info.name);
+        }
+    }
+
+    #[test]
+    fn magic_beats_extension() {
+        assert_eq!(
+            sniff(b"GR-V1.03....", Some("old.zelda")),
+            Some(Format::GraalLevel)
+        );
+        assert_eq!(sniff(b"WMPB\0\0\0\0", Some("a.wmp")), Some(Format::Wmpb));
+        assert_eq!(sniff(b"// x\nversion 711\n", Some("a.wmp")), Some(Format::DollarM));
+        assert_eq!(sniff(b"\xF4\x05\0\0rest", None), Some(Format::Wwd));
+        assert_eq!(sniff(b"\xBA\xAD\0\0rest", Some("bad.WWD")), Some(Format::Wwd));
+        assert_eq!(sniff(b"  {\"format\":\"wwd\"}", None), Some(Format::Json));
+        assert_eq!(sniff(b"garbage", None), None);
+    }
+}

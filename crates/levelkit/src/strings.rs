@@ -1,0 +1,144 @@
+//! Strings as the old tools stored them: raw bytes in the author's ANSI code page.
+//!
+//! Models keep the bytes ([`RawString`]) and decode only for display ([`RawString::display`],
+//! which reads them as Windows-1252, the code page of most of these games' authors; a Polish
+//! cp1250 plane name shows with the wrong accents but round-trips exactly).
+//!
+//! In JSON a [`RawString`] is a string in which each character stands for one byte (U+0000 to
+//! U+00FF, i.e. Latin-1). ASCII reads as itself, any byte string round-trips, and a character
+//! above U+00FF is refused with an error rather than silently re-encoded. We rejected base64
+//! (unreadable and unpleasant to edit with jq) and UTF-8 (the bytes are not UTF-8).
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Bytes of a string in an unknown 8-bit code page.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RawString(pub Vec<u8>);
+
+/// Windows-1252 code points for bytes 0x80..=0x9F (WHATWG mapping: the five unassigned bytes map
+/// to the C1 control of the same number, so decoding is one-to-one).
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+impl RawString {
+    /// Wrap bytes.
+    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
+        RawString(bytes.into())
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The text decoded as Windows-1252, for display only.
+    pub fn display(&self) -> String {
+        decode_cp1252(&self.0)
+    }
+
+    /// The bytes as a Latin-1 string (one char per byte), the JSON form.
+    pub fn to_latin1(&self) -> String {
+        self.0.iter().map(|&b| char::from(b)).collect()
+    }
+
+    /// Parse the Latin-1 JSON form; `None` if a character is above U+00FF.
+    pub fn from_latin1(s: &str) -> Option<Self> {
+        s.chars()
+            .map(|c| u8::try_from(u32::from(c)).ok())
+            .collect::<Option<Vec<u8>>>()
+            .map(RawString)
+    }
+}
+
+/// Decode bytes as Windows-1252 (display only).
+pub fn decode_cp1252(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9F => CP1252_HIGH
+                .get(usize::from(b - 0x80))
+                .copied()
+                .unwrap_or('?'),
+            _ => char::from(b),
+        })
+        .collect()
+}
+
+impl fmt::Debug for RawString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.display())
+    }
+}
+
+impl fmt::Display for RawString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display())
+    }
+}
+
+impl From<&str> for RawString {
+    fn from(s: &str) -> Self {
+        RawString(s.as_bytes().to_vec())
+    }
+}
+
+impl From<&[u8]> for RawString {
+    fn from(s: &[u8]) -> Self {
+        RawString(s.to_vec())
+    }
+}
+
+impl Serialize for RawString {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_latin1())
+    }
+}
+
+impl<'de> Deserialize<'de> for RawString {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        RawString::from_latin1(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "string {s:?} has a character above U+00FF; raw strings hold one byte per \
+                 character (Latin-1)"
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_round_trip_all_bytes() {
+        let all: Vec<u8> = (0..=255).collect();
+        let s = RawString(all.clone());
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        let back: RawString = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back.0, all);
+        assert!(serde_json::from_str::<RawString>("\"\u{0142}\"").is_err());
+    }
+
+    #[test]
+    fn cp1252_display() {
+        assert_eq!(RawString(vec![b'T', 0xB3, b'o']).display(), "T\u{b3}o");
+        assert_eq!(RawString(vec![0x80, 0x81]).display(), "\u{20AC}\u{0081}");
+    }
+}
