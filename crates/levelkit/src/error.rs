@@ -71,12 +71,15 @@ impl Location {
         }
     }
 
-    /// This location with a structural path attached (kept if one is already set, so the innermost
-    /// context wins).
+    /// This location inside the structure at `path`: the path is prefixed to any path already
+    /// set, so `records[3]` inside `tile_properties` becomes `tile_properties.records[3]`.
     pub fn with_path(mut self, path: impl Into<String>) -> Self {
-        if self.path.is_none() {
-            self.path = Some(path.into());
-        }
+        let outer = path.into();
+        self.path = Some(match self.path.take() {
+            None => outer,
+            Some(inner) if inner.starts_with('[') => format!("{outer}{inner}"),
+            Some(inner) => format!("{outer}.{inner}"),
+        });
         self
     }
 
@@ -155,7 +158,7 @@ impl Error {
         Error::new(format, ErrorKind::Unsupported, location, message)
     }
 
-    /// Attach a structural path (the innermost one already set wins).
+    /// Place the error inside the structure at `path` (see [`Location::with_path`]).
     pub fn in_path(mut self, path: impl Into<String>) -> Self {
         self.location = self.location.with_path(path);
         self

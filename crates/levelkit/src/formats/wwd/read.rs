@@ -249,8 +249,9 @@ fn read_header(r: &mut ByteReader<'_>) -> Result<(Header, Derived)> {
 /// Inflate the zlib main block into one buffer holding header + main block. Returns the buffer
 /// and how many compressed bytes the stream used.
 ///
-/// The size field only sizes the first allocation, and never beyond what deflate could produce
-/// from the bytes present (1032:1) or the budget; the output is capped by the budget as it grows.
+/// The size field only sizes the first allocation, and never beyond 64 times the compressed
+/// bytes present (real levels inflate 10 to 30 times; deflate's own ceiling is 1032:1) or the
+/// budget; past that the buffer grows by doubling, each step charged to the budget.
 fn inflate_main_block(
     bytes: &[u8],
     declared: u32,
@@ -259,7 +260,7 @@ fn inflate_main_block(
     let header = bytes.get(..HEADER_SIZE as usize).unwrap_or(&[]);
     let input = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
     let max = budget.limits().max_alloc.saturating_sub(budget.allocated());
-    let ratio_bound = input.len().saturating_mul(1032).saturating_add(64);
+    let ratio_bound = input.len().saturating_mul(64).saturating_add(64 << 10);
     let initial = (declared as usize).min(ratio_bound).min(max);
     budget.charge(
         initial.saturating_add(HEADER_SIZE as usize),
@@ -428,7 +429,7 @@ fn read_objects(
     r.ensure(n as u64, u64::from(OBJECT_FIXED_SIZE), "objects")?;
     let mut objects = Vec::with_capacity(n);
     for index in 0..n {
-        objects.push(read_object(r).map_err(|e| e.in_path(format!("objects[{index}]")))?);
+        objects.push(read_object(r).map_err(|e| e.in_path(format!("[{index}]")))?);
     }
     Ok(objects)
 }
@@ -535,8 +536,8 @@ fn read_tile_properties(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<T
         *v = r.u32_le("tile properties reserved")?;
     }
     let n = budget.count(u64::from(count), "tile property", Location::at(r.offset()))?;
-    // Every record has at least its 16-byte base and 4 bytes of payload.
-    r.ensure(n as u64, 20, "tile property records")?;
+    // Every record has at least its 16-byte base (a 0 x 0 mask has nothing more).
+    r.ensure(n as u64, 16, "tile property records")?;
     let mut records = Vec::with_capacity(n);
     for index in 0..n {
         records.push(read_tile_property(r).map_err(|e| e.in_path(format!("records[{index}]")))?);

@@ -1,0 +1,49 @@
+//! Seed the fuzz corpora from the sample builders: `cargo run --bin seed` writes small Claw-like
+//! and Gruntz-like levels, compressed and uncompressed, into `corpus/<target>/` for every target.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use levelkit::formats::wwd::{self, WriteOptions};
+
+const TARGETS: [&str; 2] = ["wwd_read", "wwd_roundtrip"];
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(n) => {
+            println!("wrote {n} seeds per target");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("seed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<usize, Box<dyn std::error::Error>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let levels = [
+        ("claw_like", wwd::samples::claw_like()),
+        ("gruntz_like", wwd::samples::gruntz_like()),
+        ("claw_small", wwd::samples::claw_like_sized(8, 6, 3)),
+    ];
+    let mut seeds = Vec::new();
+    for (name, level) in &levels {
+        for (suffix, compress) in [("plain", false), ("zlib", true)] {
+            let options = WriteOptions {
+                compress: Some(compress),
+                ..WriteOptions::default()
+            };
+            seeds.push((format!("{name}_{suffix}.wwd"), level.write_with(&options)?));
+        }
+    }
+    for target in TARGETS {
+        let dir: PathBuf = root.join(target);
+        std::fs::create_dir_all(&dir)?;
+        for (file, bytes) in &seeds {
+            std::fs::write(dir.join(file), bytes)?;
+        }
+    }
+    Ok(seeds.len())
+}
