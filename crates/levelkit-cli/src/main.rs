@@ -1,1 +1,81 @@
-fn main() {}
+//! `levelkit`: the command-line face of the levelkit library.
+//!
+//! The binary is thin on purpose: argument parsing ([`cli`]), files and streams ([`files`]),
+//! progress and exit codes. Everything about the formats themselves lives in the library.
+//!
+//! * [`info`], [`validate`], [`dump`]: one module per reporting command.
+//! * [`convert`]: the single-file `convert IN OUT` and the conversion both modes share;
+//!   [`batch`]: `convert DIR|FILES... --out DIR`, in parallel.
+//!
+//! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed
+//! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
+//! arguments, reused for an unknown or unsupported target format).
+
+mod batch;
+mod cli;
+mod convert;
+mod dump;
+mod files;
+mod info;
+mod validate;
+
+use std::fmt;
+use std::io::{self, Write as _};
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{Cli, Command};
+
+/// Exit status for success.
+const EXIT_OK: u8 = 0;
+/// Exit status for invalid input and failed work.
+const EXIT_FAILED: u8 = 1;
+/// Exit status for usage errors, the same as clap's.
+const EXIT_USAGE: u8 = 2;
+
+/// A problem with the command line rather than with the input: exits with [`EXIT_USAGE`].
+///
+/// Carried inside `anyhow::Error` so any layer can raise it; `main` finds it by downcasting.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Shorthand for raising a [`UsageError`].
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(message.into()))
+}
+
+/// Print `levelkit: <message>` on stderr. A closed stderr is not worth a panic.
+pub fn report(message: impl fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "levelkit: {message}");
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info(args) => info::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Dump(args) => dump::run(&args),
+        Command::Convert(args) => convert::run(&args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) if files::is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
+        Err(err) => {
+            report(format_args!("{err:#}"));
+            if err.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::from(EXIT_FAILED)
+            }
+        }
+    }
+}

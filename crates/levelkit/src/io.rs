@@ -79,7 +79,10 @@ impl<'a> ByteReader<'a> {
 
     /// Take the next `n` bytes, without copying.
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|&end| end <= self.data.len());
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&end| end <= self.data.len());
         match end.and_then(|end| self.data.get(self.pos..end).map(|s| (s, end))) {
             Some((slice, end)) => {
                 self.pos = end;

@@ -47,6 +47,8 @@ pub enum Format {
     Obj,
     /// PNG image (previews): `.png`.
     Png,
+    /// Not a format: what errors name when a file's format could not be told at all.
+    Unknown,
 }
 
 /// One row of the format table.
@@ -196,6 +198,14 @@ pub const FORMATS: &[FormatInfo] = &[
         readable: false,
         writable: false,
     },
+    FormatInfo {
+        format: Format::Unknown,
+        name: "unknown",
+        description: "a file whose format could not be told",
+        extensions: &[],
+        readable: false,
+        writable: false,
+    },
 ];
 
 impl Format {
@@ -223,7 +233,11 @@ impl Format {
         FORMATS
             .iter()
             .find(|info| info.name == name)
-            .or_else(|| FORMATS.iter().find(|info| info.extensions.contains(&&*name)))
+            .or_else(|| {
+                FORMATS
+                    .iter()
+                    .find(|info| info.extensions.contains(&&*name))
+            })
             .map(|info| info.format)
     }
 
@@ -328,9 +342,15 @@ mod tests {
             Some(Format::GraalLevel)
         );
         assert_eq!(sniff(b"WMPB\0\0\0\0", Some("a.wmp")), Some(Format::Wmpb));
-        assert_eq!(sniff(b"// x\nversion 711\n", Some("a.wmp")), Some(Format::DollarM));
+        assert_eq!(
+            sniff(b"// x\nversion 711\n", Some("a.wmp")),
+            Some(Format::DollarM)
+        );
         assert_eq!(sniff(b"\xF4\x05\0\0rest", None), Some(Format::Wwd));
-        assert_eq!(sniff(b"\xBA\xAD\0\0rest", Some("bad.WWD")), Some(Format::Wwd));
+        assert_eq!(
+            sniff(b"\xBA\xAD\0\0rest", Some("bad.WWD")),
+            Some(Format::Wwd)
+        );
         assert_eq!(sniff(b"  {\"format\":\"wwd\"}", None), Some(Format::Json));
         assert_eq!(sniff(b"garbage", None), None);
     }

@@ -64,7 +64,11 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             samples::claw_like().write().unwrap(),
             Expect::Valid(0, ""),
         ),
-        ("samples/gruntz-like.wwd", gruntz.clone(), Expect::Valid(0, "")),
+        (
+            "samples/gruntz-like.wwd",
+            gruntz.clone(),
+            Expect::Valid(0, ""),
+        ),
         (
             "tests/fixtures/wwd/good/trailing-bytes.wwd",
             // Read and written again, so the checksum covers the trailing bytes too.

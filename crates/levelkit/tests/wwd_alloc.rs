@@ -94,8 +94,10 @@ fn gigabyte_claims_allocate_at_most_a_small_multiple_of_the_input() {
                 let level = result.map_err(|e| e.to_string());
                 let findings = level.as_ref().map(|l| l.validate()).unwrap_or_default();
                 assert!(
-                    findings.iter().any(|f| f.severity == levelkit::Severity::Error
-                        && f.message.contains("decompressed-size")),
+                    findings
+                        .iter()
+                        .any(|f| f.severity == levelkit::Severity::Error
+                            && f.message.contains("decompressed-size")),
                     "{name}: {:?}",
                     level.err()
                 );

@@ -59,7 +59,12 @@ fn header_bytes(
         .slot(b"", 256)
         .slot(b"\\LEVEL1\\TILES", 128)
         .slot(b"", 128);
-    b.i32(100).i32(-200).u32(unknown3).u32(planes).u32(1524).u32(offset_tp);
+    b.i32(100)
+        .i32(-200)
+        .u32(unknown3)
+        .u32(planes)
+        .u32(1524)
+        .u32(offset_tp);
     let patch = b.0.len();
     b.u32(0).u32(0).u32(0); // decompressed size, checksum (patched), unknown4
     b.slot(b"CLAW.EXE", 128);
@@ -116,7 +121,14 @@ fn case_full() -> (Wwd, Vec<u8>) {
     let patch = header_bytes(&mut b, 1, b"full", 1, tp_at, 0);
     // Plane header (A.2).
     b.u32(160).u32(0).u32(1).u32(0).slot(b"Action", 64);
-    b.i32(128).i32(64).i32(64).i32(64).i32(2).i32(1).i32(0).i32(0);
+    b.i32(128)
+        .i32(64)
+        .i32(64)
+        .i32(64)
+        .i32(2)
+        .i32(1)
+        .i32(0)
+        .i32(0);
     b.i32(100).i32(100).i32(7).u32(1).u32(1);
     b.u32(tiles_at).u32(names_at).u32(objects_at);
     b.i32(0).u32(0).u32(0).u32(0);
@@ -146,7 +158,16 @@ fn case_full() -> (Wwd, Vec<u8>) {
     // Tile properties (A.4 - A.8).
     b.u32(32).u32(0).u32(3).u32(0).u32(0).u32(0).u32(0).u32(0);
     b.u32(1).u32(0).u32(64).u32(64).i32(1);
-    b.u32(2).u32(0).u32(64).u32(64).i32(0).i32(1).i32(0).i32(12).i32(63).i32(63);
+    b.u32(2)
+        .u32(0)
+        .u32(64)
+        .u32(64)
+        .i32(0)
+        .i32(1)
+        .i32(0)
+        .i32(12)
+        .i32(63)
+        .i32(63);
     b.u32(3).u32(0).u32(2).u32(2).raw(&[0, 1, 2, 43]);
     let sum = naive_checksum(&b.0[1524..]);
     b.0[patch + 4..patch + 8].copy_from_slice(&sum.to_le_bytes());
@@ -349,7 +370,10 @@ fn compressed_case_checksum_includes_the_extra_inflated_byte() {
         expect = expect.wrapping_add(u32::from(b)).wrapping_sub(i as u32);
     }
     expect = expect.wrapping_add(u32::from(main[stored.len()]));
-    assert_eq!(u32::from_le_bytes(bytes[0x2EC..0x2F0].try_into().unwrap()), expect);
+    assert_eq!(
+        u32::from_le_bytes(bytes[0x2EC..0x2F0].try_into().unwrap()),
+        expect
+    );
     assert_eq!(
         u32::from_le_bytes(bytes[0x2E8..0x2EC].try_into().unwrap()),
         main.len() as u32

@@ -35,7 +35,10 @@ fn trailing_bytes_are_kept_and_reported() {
     // Dropping the layout gives the editor's file back.
     let mut plain = level.clone();
     plain.layout = None;
-    assert_eq!(plain.write().unwrap(), samples::gruntz_like().write().unwrap());
+    assert_eq!(
+        plain.write().unwrap(),
+        samples::gruntz_like().write().unwrap()
+    );
 }
 
 /// A two-plane file laid out by hand: tile properties first, then objects, then one shared name

@@ -168,9 +168,24 @@ fn header() -> impl Strategy<Value = Header> {
         any::<[u32; 5]>(),
         any::<[i32; 2]>(),
         [slot_string(64), slot_string(64), slot_string(64)],
-        [slot_string(256), slot_string(128), slot_string(128), slot_string(128)],
-        [slot_string(128), slot_string(128), slot_string(128), slot_string(128)],
-        [slot_string(32), slot_string(32), slot_string(32), slot_string(32)],
+        [
+            slot_string(256),
+            slot_string(128),
+            slot_string(128),
+            slot_string(128),
+        ],
+        [
+            slot_string(128),
+            slot_string(128),
+            slot_string(128),
+            slot_string(128),
+        ],
+        [
+            slot_string(32),
+            slot_string(32),
+            slot_string(32),
+            slot_string(32),
+        ],
     )
         .prop_map(|(u, start, names, paths, image_sets, prefixes)| {
             let [name, author, birth] = names;

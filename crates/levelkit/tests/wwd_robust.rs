@@ -140,7 +140,10 @@ fn prefixes_of_real_files() {
         // Every prefix through the header and the zlib header, then spread over the stream.
         let lens = (0..HEADER_SIZE as usize + 64).chain((0..z.len()).step_by(37));
         for len in lens.filter(|&l| l < z.len()) {
-            assert!(try_read(&z[..len]).is_err(), "{name}: prefix {len} accepted");
+            assert!(
+                try_read(&z[..len]).is_err(),
+                "{name}: prefix {len} accepted"
+            );
         }
     }
 }
@@ -186,7 +189,10 @@ fn random_garbage_and_mutations_never_panic() {
             }
         }
     }
-    assert!(accepted > 0, "no mutation survived: the sweep tests nothing");
+    assert!(
+        accepted > 0,
+        "no mutation survived: the sweep tests nothing"
+    );
 }
 
 fn patch(bytes: &mut [u8], at: usize, v: u32) {
@@ -215,7 +221,10 @@ fn impossible_counts_are_refused_with_a_clear_error() {
         }
         let err = try_read(&bytes).unwrap_err();
         assert!(
-            matches!(err.kind, ErrorKind::Truncated | ErrorKind::LimitExceeded | ErrorKind::Malformed),
+            matches!(
+                err.kind,
+                ErrorKind::Truncated | ErrorKind::LimitExceeded | ErrorKind::Malformed
+            ),
             "{what}: {err}"
         );
     }
@@ -232,7 +241,10 @@ fn impossible_counts_are_refused_with_a_clear_error() {
     let err = try_read(&bytes).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Unsupported);
     assert!(err.to_string().contains("type is 7"), "{err}");
-    assert!(err.to_string().contains("tile_properties.records[0]"), "{err}");
+    assert!(
+        err.to_string().contains("tile_properties.records[0]"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -50,7 +50,7 @@ impl Model {
     pub fn read(bytes: &[u8], file_name: Option<&str>, limits: &Limits) -> Result<Model> {
         let format = sniff(bytes, file_name).ok_or_else(|| {
             Error::unsupported(
-                Format::Json,
+                Format::Unknown,
                 Location::default(),
                 format!(
                     "cannot tell the format of {} from its content or name",

@@ -408,7 +408,10 @@ mod tests {
             properties: Properties::new(),
             source_format: Format::Wwd,
         };
-        assert_eq!(map.tileset_for(12).map(|(t, id)| (t.name.as_str(), id)), Some(("b", 1)));
+        assert_eq!(
+            map.tileset_for(12).map(|(t, id)| (t.name.as_str(), id)),
+            Some(("b", 1))
+        );
         assert!(map.tileset_for(40).is_none());
         let findings = map.validate();
         assert_eq!(findings.len(), 1);

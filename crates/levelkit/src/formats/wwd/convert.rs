@@ -85,7 +85,11 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
                 tile_width: clamp_u32(plane.tile_width),
                 tile_height: clamp_u32(plane.tile_height),
                 tile_count: count,
-                image: Some(format!("{}\\{}", wwd.header.image_dir.text.display(), set_name)),
+                image: Some(format!(
+                    "{}\\{}",
+                    wwd.header.image_dir.text.display(),
+                    set_name
+                )),
                 properties: Properties::new(),
                 tiles: Vec::new(),
             };
@@ -107,11 +111,7 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
         }
     }
     let fill_first = next_gid;
-    if wwd
-        .planes
-        .iter()
-        .any(|p| p.tiles.contains(&TILE_FILL))
-    {
+    if wwd.planes.iter().any(|p| p.tiles.contains(&TILE_FILL)) {
         let mut ts = Tileset {
             name: "fill".into(),
             first_gid: fill_first,

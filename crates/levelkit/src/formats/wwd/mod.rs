@@ -367,11 +367,12 @@ impl Wwd {
                 .iter()
                 .map(|p| {
                     format!(
-                        "{} ({} x {} tiles of {} px{})",
+                        "{} ({} x {} tiles of {} x {} px{})",
                         p.name.text.display(),
                         p.tiles_wide,
                         p.tiles_high,
                         p.tile_width,
+                        p.tile_height,
                         if p.is_main() { ", main" } else { "" }
                     )
                 })

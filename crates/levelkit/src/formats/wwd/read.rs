@@ -267,7 +267,11 @@ fn inflate_main_block(
         "inflated main block",
         Location::at(u64::from(HEADER_SIZE)),
     )?;
-    let mut out = Vec::with_capacity(initial.saturating_add(HEADER_SIZE as usize).saturating_add(1));
+    let mut out = Vec::with_capacity(
+        initial
+            .saturating_add(HEADER_SIZE as usize)
+            .saturating_add(1),
+    );
     out.extend_from_slice(header);
     let mut z = Decompress::new(true);
     loop {

@@ -292,7 +292,10 @@ fn objects_len(plane: &Plane) -> u64 {
 
 fn tile_properties_len(tp: &TileProperties) -> u64 {
     u64::from(TILE_PROPERTIES_HEADER_SIZE)
-        + tp.records.iter().map(TileProperty::record_size).sum::<u64>()
+        + tp.records
+            .iter()
+            .map(TileProperty::record_size)
+            .sum::<u64>()
 }
 
 /// The editor's contiguous layout for this model (wwd-notes B.12).

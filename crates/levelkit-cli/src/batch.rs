@@ -1,0 +1,287 @@
+//! `levelkit convert DIR|FILES... --to FORMAT --out DIR`: many files in parallel.
+//!
+//! Three steps: plan (walk the directories, in sorted order so runs are repeatable), classify
+//! (sniff each walked file's first bytes and skip what levelkit cannot read or what is already
+//! in the target format), convert (in parallel; each output is checked against the others so
+//! two inputs never write the same file). Files named on the command line are never skipped:
+//! if they cannot be read that is a failure.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, anyhow};
+use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::cli::ConvertArgs;
+use crate::convert::{Target, convert};
+use crate::files::{self, is_stdio};
+use crate::{EXIT_FAILED, EXIT_OK, report, usage};
+
+/// Bytes enough to sniff any format (the library looks at no more than this).
+const SNIFF_LEN: u64 = 4096;
+
+/// One input and where its output goes.
+struct Job {
+    input: PathBuf,
+    output: PathBuf,
+    /// Found by walking a directory (may be skipped) rather than named (never skipped).
+    walked: bool,
+}
+
+/// What became of one job.
+enum Outcome {
+    Converted { bytes_in: u64, bytes_out: u64 },
+    Failed(String),
+    Skipped,
+}
+
+pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
+    let Some(out_dir) = &args.out else {
+        return Err(usage(
+            "batch mode (more than two paths, or a directory among them) needs --out DIR",
+        ));
+    };
+    let Some(format) = args.to else {
+        return Err(usage("batch mode needs --to FORMAT (json or wwd)"));
+    };
+    let target = Target::new(format, args.compression())?;
+    if let Some(stdin) = args.paths.iter().find(|p| is_stdio(p)) {
+        return Err(usage(format!(
+            "`{}` (stdin) cannot be used in batch mode",
+            stdin.display()
+        )));
+    }
+    let started = Instant::now();
+    let jobs = plan(&args.paths, out_dir, target)?;
+
+    let pool = {
+        let mut builder = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = args.jobs {
+            builder = builder.num_threads(usize::from(n));
+        }
+        builder.build().context("cannot start worker threads")?
+    };
+
+    // Classify: which walked files are worth converting.
+    let keep: Vec<bool> = pool.install(|| {
+        jobs.par_iter()
+            .map(|job| !job.walked || wanted(&job.input, target))
+            .collect()
+    });
+    let mut outcomes: Vec<Option<Outcome>> = keep
+        .iter()
+        .map(|&k| if k { None } else { Some(Outcome::Skipped) })
+        .collect();
+
+    // Two inputs, one output: every input after the first fails (case-insensitively, so the
+    // answer does not depend on the file system).
+    let mut first_writer: HashMap<String, usize> = HashMap::new();
+    for (index, job) in jobs.iter().enumerate() {
+        if outcomes.get(index).is_some_and(Option::is_some) {
+            continue;
+        }
+        let key = job.output.to_string_lossy().to_lowercase();
+        if let Some(&first) = first_writer.get(&key) {
+            let other = jobs.get(first).map(|j| j.input.display().to_string());
+            if let Some(slot) = outcomes.get_mut(index) {
+                *slot = Some(Outcome::Failed(format!(
+                    "{} would also be written from {}; not overwritten",
+                    job.output.display(),
+                    other.unwrap_or_default()
+                )));
+            }
+        } else {
+            first_writer.insert(key, index);
+        }
+    }
+
+    let todo: Vec<usize> = outcomes
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.is_none())
+        .map(|(i, _)| i)
+        .collect();
+    let bar = progress_bar(todo.len() as u64);
+    let done: Vec<(usize, Outcome)> = pool.install(|| {
+        todo.par_iter()
+            .filter_map(|&index| {
+                let job = jobs.get(index)?;
+                bar.set_message(job.input.display().to_string());
+                let outcome = match convert_one(job, target, args.force) {
+                    Ok((bytes_in, bytes_out)) => Outcome::Converted {
+                        bytes_in,
+                        bytes_out,
+                    },
+                    Err(e) => Outcome::Failed(files::error_text(&job.input, &e)),
+                };
+                bar.inc(1);
+                Some((index, outcome))
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    for (index, outcome) in done {
+        if let Some(slot) = outcomes.get_mut(index) {
+            *slot = Some(outcome);
+        }
+    }
+
+    let mut summary = Summary::default();
+    for (job, outcome) in jobs.iter().zip(&outcomes) {
+        match outcome {
+            Some(Outcome::Converted {
+                bytes_in,
+                bytes_out,
+            }) => {
+                summary.converted += 1;
+                summary.bytes_in += bytes_in;
+                summary.bytes_out += bytes_out;
+            }
+            Some(Outcome::Failed(reason)) => {
+                summary.failed += 1;
+                report(format_args!("{}: {reason}", job.input.display()));
+            }
+            Some(Outcome::Skipped) => summary.skipped += 1,
+            None => {
+                summary.failed += 1;
+                report(format_args!("{}: not converted", job.input.display()));
+            }
+        }
+    }
+    summary.elapsed = started.elapsed();
+    report(&summary);
+    Ok(if summary.failed > 0 {
+        EXIT_FAILED
+    } else {
+        EXIT_OK
+    })
+}
+
+#[derive(Default)]
+struct Summary {
+    converted: usize,
+    failed: usize,
+    skipped: usize,
+    bytes_in: u64,
+    bytes_out: u64,
+    elapsed: Duration,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "converted {}, failed {}, skipped {}; {} in, {} out; {:.2} s",
+            self.converted,
+            self.failed,
+            self.skipped,
+            HumanBytes(self.bytes_in),
+            HumanBytes(self.bytes_out),
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
+/// A bar on stderr when it is a terminal; nothing otherwise (logs and pipes stay clean).
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} [{elapsed_precise}, {eta} left] {wide_msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(len).with_style(style)
+}
+
+/// Every input with its output, in a stable order.
+fn plan(paths: &[PathBuf], out_dir: &Path, target: Target) -> anyhow::Result<Vec<Job>> {
+    let out_canonical = fs::canonicalize(out_dir).ok();
+    let mut jobs = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, out_canonical.as_deref(), &mut found)
+                .with_context(|| path.display().to_string())?;
+            found.sort();
+            for file in found {
+                let relative = file.strip_prefix(path).unwrap_or(&file).to_path_buf();
+                jobs.push(Job {
+                    output: out_dir.join(relative.with_extension(target.format.extension())),
+                    input: file,
+                    walked: true,
+                });
+            }
+        } else {
+            let name = path
+                .file_name()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("input"));
+            jobs.push(Job {
+                output: out_dir.join(name.with_extension(target.format.extension())),
+                input: path.clone(),
+                walked: false,
+            });
+        }
+    }
+    Ok(jobs)
+}
+
+/// Collect the files under `dir`. Symbolic links to directories are not followed (no loops),
+/// and the output directory is left out, so a second run does not convert the first run's
+/// outputs.
+fn walk(dir: &Path, skip: Option<&Path>, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if skip.is_some_and(|skip| fs::canonicalize(dir).is_ok_and(|d| d == skip)) {
+        return Ok(());
+    }
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            walk(&path, skip, found)?;
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether a walked file is one to convert: levelkit can read its format, and it is not in
+/// the target format already.
+fn wanted(path: &Path, target: Target) -> bool {
+    let Ok(head) = files::read_head(path, SNIFF_LEN) else {
+        // Unreadable now means unreadable later: let the conversion report why.
+        return true;
+    };
+    let name = files::sniff_name(path);
+    match levelkit::sniff(&head, name.as_deref()) {
+        Some(format) => format.info().readable && format != target.format,
+        None => false,
+    }
+}
+
+/// Convert one file; the sizes read and written.
+fn convert_one(job: &Job, target: Target, force: bool) -> anyhow::Result<(u64, u64)> {
+    if files::same_file(&job.input, &job.output) {
+        return Err(anyhow!(
+            "{} is the input itself; levelkit never writes to its input",
+            job.output.display()
+        ));
+    }
+    if !force && job.output.symlink_metadata().is_ok() {
+        anyhow::bail!(files::refuse_message(&job.output));
+    }
+    let model = files::load_model(&job.input)?;
+    let bytes = convert(&model, &target)?;
+    if let Some(parent) = job.output.parent() {
+        fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+    }
+    files::write_output(&job.output, &bytes, force)?;
+    let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
+    Ok((bytes_in, bytes.len() as u64))
+}

@@ -1,0 +1,160 @@
+//! The command line, as clap derive structs. Only parsing lives here; each command's module
+//! decides what the arguments mean together (single or batch convert, for one).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use levelkit::Format;
+use levelkit::registry::FORMATS;
+
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success (validate: no error findings; warnings alone still pass)
+  1  invalid or unreadable input, an error finding, a failed conversion, or an output
+     that already exists without --force
+  2  usage error: bad arguments, an unknown or unsupported target format";
+
+/// Read, validate and convert legacy game level files.
+///
+/// levelkit reads WWD levels (Captain Claw, Gruntz, Get Medieval) losslessly, checks them,
+/// prints them, and converts them to and from levelkit's lossless JSON document, which
+/// `convert` turns back into a byte-identical WWD. Use `-` for stdin or stdout.
+#[derive(Debug, Parser)]
+#[command(name = "levelkit", version, after_help = EXIT_STATUS)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Summarise files: format and version, planes, tiles, objects, compression, checksum.
+    #[command(after_help = EXIT_STATUS)]
+    Info(InfoArgs),
+    /// Check files and print every finding with where it is; fail on errors, not on warnings.
+    #[command(after_help = EXIT_STATUS)]
+    Validate(ValidateArgs),
+    /// Print one file in full: readable text, or the lossless JSON document with --json.
+    #[command(after_help = EXIT_STATUS)]
+    Dump(DumpArgs),
+    /// Convert a file (IN OUT), or many files into a directory (--out DIR).
+    ///
+    /// The target format comes from OUT's extension or --to. Supported today: any readable
+    /// file to .json (the lossless document `dump --json` prints), .json back to .wwd (an
+    /// unedited document gives the original bytes), and .wwd to .wwd (a rewrite through the
+    /// model, the round-trip check).
+    ///
+    /// Batch mode starts when there are more than two paths, any path is a directory, or --out
+    /// is given. Directories are walked recursively; files levelkit cannot read, and files
+    /// already in the target format, are skipped. Each output mirrors its input's path
+    /// relative to the directory given (or its file name), with the extension replaced:
+    /// `levels/a/b.wwd --to json --out out` writes `out/a/b.json`. Two inputs that would write
+    /// the same output (compared ignoring case) are reported as failures, never overwritten.
+    ///
+    /// Outputs are written to a temporary file beside them and renamed into place. An existing
+    /// output is refused (exit 1) unless --force. An input is never written to: naming it as
+    /// the output is a usage error (exit 2).
+    #[command(after_help = EXIT_STATUS)]
+    Convert(ConvertArgs),
+}
+
+/// `levelkit info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Files to summarise (`-` reads stdin).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// One JSON object per file, one per line (JSON Lines), with "file", "format" and the
+    /// format's summary fields.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `levelkit validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Files to check (`-` reads stdin).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// One JSON report per file, one per line: "file", "format", "ok", "findings", "error".
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `levelkit dump`.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// The file to print (`-` reads stdin).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Print the whole lossless model as JSON (what `convert FILE OUT.json` writes).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `levelkit convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// IN OUT for one file (`-` is stdin or stdout); or, in batch mode, input files and
+    /// directories.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Target format (json, wwd); needed for `-` as OUT and in batch mode.
+    #[arg(long, value_name = "FORMAT", value_parser = writable_target)]
+    pub to: Option<Format>,
+    /// Batch mode: write outputs under this directory (created if missing).
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Overwrite existing outputs.
+    #[arg(long, short = 'f')]
+    pub force: bool,
+    /// Write WWD output with a zlib-compressed main block, whatever the input had.
+    #[arg(long, conflicts_with = "no_compress")]
+    pub compress: bool,
+    /// Write WWD output with a plain main block, whatever the input had.
+    #[arg(long)]
+    pub no_compress: bool,
+    /// Batch mode: convert this many files at once (default: one per CPU).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl ConvertArgs {
+    /// The WWD compression override: `Some(true)` for --compress, `Some(false)` for
+    /// --no-compress.
+    pub fn compression(&self) -> Option<bool> {
+        match (self.compress, self.no_compress) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// The names of the formats levelkit can write today, for messages.
+pub fn writable_names() -> String {
+    FORMATS
+        .iter()
+        .filter(|info| info.writable)
+        .map(|info| info.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A target format that levelkit can write, or why not.
+pub fn writable_target(name: &str) -> Result<Format, String> {
+    match Format::from_name(name) {
+        Some(format) if format.info().writable => Ok(format),
+        Some(format) => Err(format!(
+            "levelkit cannot write {} files yet (it writes: {})",
+            format.name(),
+            writable_names()
+        )),
+        None => Err(format!(
+            "unknown format `{name}` (levelkit writes: {})",
+            writable_names()
+        )),
+    }
+}

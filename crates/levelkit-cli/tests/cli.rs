@@ -1,0 +1,887 @@
+//! The `levelkit` binary, run as a user would: on files made by the library's own sample
+//! builders in a temporary directory, and, when `LEVELKIT_CORPUS` is set, on the real files
+//! there (read in place, never copied).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use levelkit::formats::Model;
+use levelkit::formats::wwd::{self, HeaderFlags, Wwd};
+use serde_json::Value;
+
+/// What one run of the binary gave.
+struct Run {
+    code: i32,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Run {
+    fn out(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
+    }
+
+    fn json_lines(&self) -> Vec<Value> {
+        self.out()
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code,
+            String::from_utf8_lossy(&self.stdout),
+            self.stderr
+        )
+    }
+}
+
+/// Run `levelkit` in `dir` with `args`, feeding `stdin`.
+fn levelkit_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_levelkit"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("levelkit starts");
+    if let Some(input) = stdin {
+        // A writer thread, so a large input cannot deadlock against a full stdout pipe.
+        let mut pipe = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        });
+    }
+    let output = child.wait_with_output().expect("levelkit runs");
+    Run {
+        code: output.status.code().expect("exited, not killed"),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn levelkit<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Run {
+    levelkit_in(dir, args, None)
+}
+
+/// A temporary directory with `claw.wwd` (compressed, three planes, 120 objects) and
+/// `gruntz.wwd` (uncompressed, two planes, 24 objects) written by the sample builders.
+struct Samples {
+    dir: tempfile::TempDir,
+    claw: Vec<u8>,
+    gruntz: Vec<u8>,
+}
+
+impl Samples {
+    fn new() -> Samples {
+        let dir = tempfile::tempdir().unwrap();
+        let claw = wwd::samples::claw_like().write().unwrap();
+        let gruntz = wwd::samples::gruntz_like().write().unwrap();
+        fs::write(dir.path().join("claw.wwd"), &claw).unwrap();
+        fs::write(dir.path().join("gruntz.wwd"), &gruntz).unwrap();
+        Samples { dir, claw, gruntz }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn read(&self, name: &str) -> Vec<u8> {
+        fs::read(self.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.path().join(name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn run<S: AsRef<OsStr>>(&self, args: &[S]) -> Run {
+        levelkit(self.path(), args)
+    }
+}
+
+/// A WWD whose first dword (the header size) is wrong.
+fn corrupted(bytes: &[u8]) -> Vec<u8> {
+    let mut bad = bytes.to_vec();
+    bad[..4].copy_from_slice(&0xADBA_u32.to_le_bytes());
+    bad
+}
+
+fn patch_u32(bytes: &mut [u8], at: usize, value: u32) {
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+fn flags_of(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes[8..12].try_into().unwrap())
+}
+
+// ---------------------------------------------------------------------------------------------
+// info
+
+#[test]
+fn info_text_names_every_summary_field() {
+    let s = Samples::new();
+    let run = s.run(&["info", "claw.wwd", "gruntz.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.out();
+    let (claw, gruntz) = out.split_once("\n\n").expect("a blank line between files");
+    assert!(claw.starts_with("claw.wwd\n"), "{claw}");
+    assert!(claw.contains("format       wwd, WWD 1524"), "{claw}");
+    assert!(
+        claw.contains("flags        0x00000003 (USE_Z_COORDS | COMPRESS)"),
+        "{claw}"
+    );
+    assert!(claw.contains("planes       3\n"), "{claw}");
+    assert!(claw.contains("objects      120\n"), "{claw}");
+    assert!(claw.contains("compression  compressed\n"), "{claw}");
+    let level = Wwd::read(&s.claw).unwrap();
+    let sum = level.source.as_ref().unwrap().stored_checksum;
+    assert!(
+        claw.contains(&format!("checksum     ok (0x{sum:08X})")),
+        "{claw}"
+    );
+    let tiles = level.summary().tiles;
+    assert!(
+        claw.contains(&format!("tiles        {tiles} non-empty cells")),
+        "{claw}"
+    );
+    assert!(gruntz.starts_with("gruntz.wwd\n"), "{gruntz}");
+    assert!(gruntz.contains("planes       2\n"), "{gruntz}");
+    assert!(gruntz.contains("objects      24\n"), "{gruntz}");
+    assert!(gruntz.contains("compression  uncompressed\n"), "{gruntz}");
+    assert!(
+        gruntz.contains("flags        0x00000001 (USE_Z_COORDS)"),
+        "{gruntz}"
+    );
+    assert!(run.stderr.is_empty(), "{run:?}");
+}
+
+#[test]
+fn info_json_is_one_record_per_line_with_the_summary() {
+    let s = Samples::new();
+    let run = s.run(&["info", "--json", "claw.wwd", "gruntz.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines = run.json_lines();
+    assert_eq!(lines.len(), 2, "{run:?}");
+    for (record, (name, bytes)) in lines
+        .iter()
+        .zip([("claw.wwd", &s.claw), ("gruntz.wwd", &s.gruntz)])
+    {
+        assert_eq!(record["file"], name);
+        assert_eq!(record["format"], "wwd");
+        assert_eq!(record["version"], "WWD 1524");
+        // Every field of the library's summary, with the same value.
+        let summary = serde_json::to_value(Wwd::read(bytes).unwrap().summary()).unwrap();
+        let fields = summary.as_object().unwrap();
+        assert!(fields.len() >= 10);
+        for (key, value) in fields {
+            assert_eq!(&record[key], value, "{name}: field {key}");
+        }
+        assert_eq!(record["checksum"], "ok");
+        assert_eq!(record["stored_checksum"], record["computed_checksum"]);
+    }
+    let claw = &lines[0];
+    assert_eq!(claw["planes"].as_array().unwrap().len(), 3);
+    assert_eq!(claw["objects"], 120);
+    assert_eq!(claw["compression"], "compressed");
+    assert_eq!(
+        claw["flags"],
+        serde_json::json!(["USE_Z_COORDS", "COMPRESS"])
+    );
+    let gruntz = &lines[1];
+    assert_eq!(gruntz["planes"].as_array().unwrap().len(), 2);
+    assert_eq!(gruntz["objects"], 24);
+    assert_eq!(gruntz["compression"], "uncompressed");
+    assert_eq!(gruntz["tile_properties"], serde_json::json!([14, 0, 0]));
+}
+
+#[test]
+fn info_reports_a_checksum_mismatch_with_both_values() {
+    let s = Samples::new();
+    let mut bytes = s.gruntz.clone();
+    let good = u32::from_le_bytes(bytes[0x2EC..0x2F0].try_into().unwrap());
+    patch_u32(&mut bytes, 0x2EC, 0x1234_5678);
+    s.write("resummed.wwd", &bytes);
+    let run = s.run(&["info", "resummed.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.out().contains(&format!(
+            "checksum     mismatch: stored 0x12345678, computed 0x{good:08X}"
+        )),
+        "{run:?}"
+    );
+    let run = s.run(&["info", "--json", "resummed.wwd"]);
+    let record = &run.json_lines()[0];
+    assert_eq!(record["checksum"], "mismatch");
+    assert_eq!(record["stored_checksum"], 0x1234_5678);
+    assert_eq!(record["computed_checksum"], good);
+}
+
+#[test]
+fn info_on_an_unreadable_file_fails_but_reports_the_others() {
+    let s = Samples::new();
+    s.write("bad.wwd", &corrupted(&s.claw));
+    let run = s.run(&["info", "--json", "bad.wwd", "missing.wwd", "gruntz.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines = run.json_lines();
+    assert_eq!(lines.len(), 3, "{run:?}");
+    assert_eq!(lines[0]["file"], "bad.wwd");
+    assert_eq!(lines[0]["format"], "wwd");
+    assert!(
+        lines[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("header-size field"),
+        "{run:?}"
+    );
+    assert_eq!(lines[1]["file"], "missing.wwd");
+    assert!(lines[1]["error"].is_string());
+    assert_eq!(lines[2]["objects"], 24);
+    assert!(
+        run.stderr
+            .contains("levelkit: bad.wwd: wwd: header-size field"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("levelkit: missing.wwd: "), "{run:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// validate
+
+#[test]
+fn validate_passes_valid_files() {
+    let s = Samples::new();
+    let run = s.run(&["validate", "claw.wwd", "gruntz.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.out(), "claw.wwd: ok\ngruntz.wwd: ok\n");
+}
+
+#[test]
+fn validate_fails_a_corrupt_header_naming_the_field() {
+    let s = Samples::new();
+    s.write("bad.wwd", &corrupted(&s.claw));
+    let run = s.run(&["validate", "bad.wwd", "gruntz.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let out = run.out();
+    assert!(
+        out.contains("bad.wwd: error: wwd: header-size field"),
+        "{out}"
+    );
+    assert!(out.contains("0xADBA"), "{out}");
+    assert!(out.contains("bad.wwd: unreadable\n"), "{out}");
+    assert!(out.contains("gruntz.wwd: ok\n"), "{out}");
+
+    let run = s.run(&["validate", "--json", "bad.wwd", "gruntz.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines = run.json_lines();
+    assert_eq!(lines[0]["file"], "bad.wwd");
+    assert_eq!(lines[0]["ok"], false);
+    assert_eq!(lines[0]["error"]["kind"], "malformed");
+    assert_eq!(lines[0]["error"]["location"]["offset"], 0);
+    assert_eq!(lines[0]["error"]["location"]["path"], "header.header_size");
+    assert!(
+        lines[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("header-size field")
+    );
+    assert_eq!(lines[1]["ok"], true);
+    assert_eq!(lines[1]["error"], Value::Null);
+    assert_eq!(lines[1]["findings"], serde_json::json!([]));
+}
+
+#[test]
+fn validate_passes_warnings_and_fails_errors() {
+    let s = Samples::new();
+    // A wrong checksum is a warning: the games load the file anyway.
+    let mut warned = s.gruntz.clone();
+    patch_u32(&mut warned, 0x2EC, 0xDEAD_BEEF);
+    s.write("warned.wwd", &warned);
+    // A wrong decompressed size in a compressed file is an error: retail Gruntz refuses it.
+    let mut broken = s.claw.clone();
+    patch_u32(&mut broken, 0x2E8, 7);
+    s.write("broken.wwd", &broken);
+
+    let run = s.run(&["validate", "warned.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.out();
+    assert!(
+        out.contains("warned.wwd: warning: wwd: stored checksum 0xDEADBEEF differs"),
+        "{out}"
+    );
+    assert!(out.contains("(at header.checksum)"), "{out}");
+    assert!(out.ends_with("warned.wwd: ok (1 warning)\n"), "{out}");
+
+    let run = s.run(&["validate", "warned.wwd", "broken.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let out = run.out();
+    assert!(
+        out.contains("broken.wwd: error: wwd: decompressed-size field says 7 bytes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("broken.wwd: invalid (1 error, 0 warnings)"),
+        "{out}"
+    );
+
+    let run = s.run(&["validate", "--json", "broken.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let report = &run.json_lines()[0];
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["errors"], 1);
+    assert_eq!(report["error"], Value::Null);
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{report}");
+    assert!(
+        findings.iter().any(
+            |f| f["severity"] == "error" && f["location"]["path"] == "header.decompressed_size"
+        )
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// dump
+
+#[test]
+fn dump_text_shows_header_planes_objects_and_tile_properties() {
+    let s = Samples::new();
+    let run = s.run(&["dump", "claw.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.out();
+    let level = wwd::samples::claw_like();
+    let name = level.header.name.text.display();
+    assert!(
+        out.contains(&format!("  name          \"{name}\"\n")),
+        "{out}"
+    );
+    assert!(out.contains("planes (3)\n"), "{out}");
+    for plane in &level.planes {
+        assert!(
+            out.contains(&format!("\"{}\"", plane.name.text.display())),
+            "{out}"
+        );
+    }
+    let object_lines: Vec<&str> = out.lines().filter(|l| l.contains("] id ")).collect();
+    assert_eq!(object_lines.len(), 120, "{out}");
+    let main = level.main_plane().unwrap();
+    let first = &main.objects[0];
+    assert!(object_lines[0].contains(&first.logic.display()), "{out}");
+    assert!(
+        object_lines[0].contains(&format!("x {:>6}  y {:>6}", first.x, first.y)),
+        "{}",
+        object_lines[0]
+    );
+    let summary = level.summary();
+    let (single, double, mask) = summary.tile_properties;
+    assert!(double > 0 && mask > 0);
+    assert!(
+        out.contains(&format!(
+            "tile properties ({} records: {single} single, {double} double, {mask} mask)",
+            single + double + mask
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.contains("] double ")).count(),
+        double
+    );
+    assert_eq!(out.lines().filter(|l| l.contains("] mask ")).count(), mask);
+}
+
+#[test]
+fn dump_json_is_the_lossless_document() {
+    let s = Samples::new();
+    let run = s.run(&["dump", "--json", "gruntz.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let model = Model::from_json(&run.stdout).unwrap();
+    assert_eq!(model, Model::Wwd(Wwd::read(&s.gruntz).unwrap()));
+    let doc: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(doc["format"], "wwd");
+}
+
+#[test]
+fn dump_of_a_corrupt_file_fails() {
+    let s = Samples::new();
+    s.write("bad.wwd", &corrupted(&s.gruntz));
+    let run = s.run(&["dump", "bad.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr
+            .starts_with("levelkit: bad.wwd: wwd: header-size field"),
+        "{run:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// convert, one file
+
+#[test]
+fn dump_json_converts_back_to_the_identical_wwd() {
+    let s = Samples::new();
+    for (name, original) in [("claw", &s.claw), ("gruntz", &s.gruntz)] {
+        let dump = s.run(&["dump", "--json", &format!("{name}.wwd")]);
+        assert_eq!(dump.code, 0, "{dump:?}");
+        s.write(&format!("{name}.dump.json"), &dump.stdout);
+        let run = s.run(&[
+            "convert",
+            &format!("{name}.dump.json"),
+            &format!("{name}.back.wwd"),
+        ]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{run:?}");
+        assert!(
+            s.read(&format!("{name}.back.wwd")) == **original,
+            "{name}: not byte-identical"
+        );
+
+        // convert to .json writes the same document dump --json prints.
+        let run = s.run(&["convert", &format!("{name}.wwd"), &format!("{name}.json")]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(s.read(&format!("{name}.json")), dump.stdout);
+    }
+}
+
+#[test]
+fn wwd_to_wwd_rewrites_byte_for_byte() {
+    let s = Samples::new();
+    let run = s.run(&["convert", "gruntz.wwd", "gruntz2.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("gruntz2.wwd") == s.gruntz);
+    // Compressed: the same writer compresses the same image the same way.
+    let run = s.run(&["convert", "claw.wwd", "claw2.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("claw2.wwd") == s.claw);
+    // Inputs are untouched.
+    assert!(s.read("claw.wwd") == s.claw && s.read("gruntz.wwd") == s.gruntz);
+}
+
+#[test]
+fn compress_and_no_compress_flip_the_flag_and_keep_the_level() {
+    let s = Samples::new();
+    let run = s.run(&["convert", "--no-compress", "claw.wwd", "claw-plain.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let plain = s.read("claw-plain.wwd");
+    assert_eq!(flags_of(&s.claw) & 2, 2);
+    assert_eq!(flags_of(&plain) & 2, 0);
+    assert!(plain.len() > s.claw.len());
+    let a = Wwd::read(&s.claw).unwrap();
+    let b = Wwd::read(&plain).unwrap();
+    assert_eq!(a.planes, b.planes);
+    assert_eq!(a.tile_properties, b.tile_properties);
+    assert_eq!(
+        b.header.flags,
+        a.header.flags.difference(HeaderFlags::COMPRESS)
+    );
+
+    let run = s.run(&["convert", "gruntz.wwd", "gruntz-z.wwd", "--compress"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let packed = s.read("gruntz-z.wwd");
+    assert_eq!(flags_of(&s.gruntz) & 2, 0);
+    assert_eq!(flags_of(&packed) & 2, 2);
+    assert!(packed.len() < s.gruntz.len());
+    let a = Wwd::read(&s.gruntz).unwrap();
+    let b = Wwd::read(&packed).unwrap();
+    assert_eq!(a.planes, b.planes);
+    assert!(b.is_compressed());
+    let info = s.run(&["info", "--json", "gruntz-z.wwd"]);
+    assert_eq!(info.json_lines()[0]["compression"], "compressed");
+
+    // And back: --no-compress on the compressed copy gives the original bytes.
+    let run = s.run(&[
+        "convert",
+        "gruntz-z.wwd",
+        "gruntz-again.wwd",
+        "--no-compress",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("gruntz-again.wwd") == s.gruntz);
+}
+
+#[test]
+fn an_existing_output_is_refused_without_force() {
+    let s = Samples::new();
+    s.write("taken.wwd", b"precious");
+    let run = s.run(&["convert", "gruntz.wwd", "taken.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.starts_with("levelkit: "), "{run:?}");
+    assert!(run.stderr.contains("taken.wwd"), "{run:?}");
+    assert!(run.stderr.contains("--force"), "{run:?}");
+    assert_eq!(s.read("taken.wwd"), b"precious");
+
+    let run = s.run(&["convert", "--force", "gruntz.wwd", "taken.wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("taken.wwd") == s.gruntz);
+    // No temporary files left behind.
+    let leftovers: Vec<_> = fs::read_dir(s.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn the_input_is_never_the_output() {
+    let s = Samples::new();
+    let run = s.run(&[
+        "convert",
+        "--force",
+        "--no-compress",
+        "claw.wwd",
+        "./claw.wwd",
+    ]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("never writes to its input"), "{run:?}");
+    assert!(s.read("claw.wwd") == s.claw);
+}
+
+#[test]
+fn a_bad_input_fails_with_exit_1_and_writes_nothing() {
+    let s = Samples::new();
+    s.write("bad.wwd", &corrupted(&s.claw));
+    let run = s.run(&["convert", "bad.wwd", "out.json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("header-size field"), "{run:?}");
+    assert!(!s.path().join("out.json").exists());
+    s.write("notes.json", br#"{"hello": "world"}"#);
+    let run = s.run(&["convert", "notes.json", "out.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stderr.contains("not a levelkit model document"),
+        "{run:?}"
+    );
+    assert!(!s.path().join("out.wwd").exists());
+}
+
+#[test]
+fn dash_reads_stdin_and_writes_stdout() {
+    let s = Samples::new();
+    let dump = s.run(&["dump", "--json", "claw.wwd"]);
+
+    // WWD on stdin, sniffed from its bytes; JSON on stdout.
+    let run = levelkit_in(
+        s.path(),
+        &["convert", "-", "-", "--to", "json"],
+        Some(&s.claw),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, dump.stdout);
+
+    // JSON on stdin, WWD on stdout.
+    let run = levelkit_in(
+        s.path(),
+        &["convert", "-", "-", "--to", "wwd"],
+        Some(&dump.stdout),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout == s.claw);
+
+    // JSON on stdin to a file.
+    let run = levelkit_in(
+        s.path(),
+        &["convert", "-", "from-stdin.wwd"],
+        Some(&dump.stdout),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("from-stdin.wwd") == s.claw);
+
+    // A file to stdout.
+    let run = s.run(&["convert", "gruntz.wwd", "-", "--to", "wwd"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout == s.gruntz);
+
+    // The reporting commands read stdin too.
+    let run = levelkit_in(s.path(), &["info", "--json", "-"], Some(&s.gruntz));
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json_lines()[0]["file"], "<stdin>");
+    assert_eq!(run.json_lines()[0]["objects"], 24);
+    // Without a name, a header that lost its magic cannot even be recognised.
+    let run = levelkit_in(s.path(), &["validate", "-"], Some(&corrupted(&s.gruntz)));
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.out().contains("<stdin>: error: "), "{run:?}");
+    assert!(run.out().contains("cannot tell the format"), "{run:?}");
+    assert!(run.out().ends_with("<stdin>: unreadable\n"), "{run:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// convert, batch
+
+fn summary_line(run: &Run) -> &str {
+    run.stderr
+        .lines()
+        .rfind(|l| l.starts_with("levelkit: converted "))
+        .unwrap_or_else(|| panic!("no summary: {run:?}"))
+}
+
+#[test]
+fn batch_converts_a_directory_and_reports_failures() {
+    let s = Samples::new();
+    s.write("in/good.wwd", &s.gruntz);
+    s.write("in/bad.wwd", &corrupted(&s.claw));
+    s.write("in/readme.txt", b"not a level");
+    s.write("in/sub/claw.WWD", &s.claw);
+    let run = s.run(&[
+        "convert", "in", "--to", "json", "--out", "out", "--jobs", "2",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let summary = summary_line(&run);
+    assert!(
+        summary.contains("converted 2, failed 1, skipped 1;"),
+        "{summary}"
+    );
+    assert!(summary.contains(" in, "), "{summary}");
+    assert!(summary.ends_with(" s"), "{summary}");
+    assert!(
+        run.stderr.contains(&format!(
+            "{}: wwd: header-size field",
+            Path::new("in").join("bad.wwd").display()
+        )),
+        "{run:?}"
+    );
+    assert!(run.stdout.is_empty());
+
+    let good = Model::from_json(&s.read("out/good.json")).unwrap();
+    assert_eq!(good, Model::Wwd(Wwd::read(&s.gruntz).unwrap()));
+    let claw = Model::from_json(&s.read("out/sub/claw.json")).unwrap();
+    assert_eq!(claw.write().unwrap(), s.claw);
+    assert!(!s.path().join("out/bad.json").exists());
+    assert!(!s.path().join("out/readme.json").exists());
+
+    // A second run refuses to overwrite, and --force allows it.
+    let run = s.run(&["convert", "in", "--to", "json", "--out", "out"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        summary_line(&run).contains("converted 0, failed 3, skipped 1;"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("use --force"), "{run:?}");
+    s.write("in/bad.wwd", &s.claw);
+    let run = s.run(&["convert", "in", "--to", "json", "--out", "out", "--force"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        summary_line(&run).contains("converted 3, failed 0, skipped 1;"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn batch_back_to_wwd_and_output_inside_the_input_is_not_walked() {
+    let s = Samples::new();
+    s.write("lv/a.wwd", &s.claw);
+    s.write("lv/b.wwd", &s.gruntz);
+    let run = s.run(&["convert", "lv", "--to", "json", "--out", "lv/json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(summary_line(&run).contains("converted 2, failed 0, skipped 0;"));
+    // The documents convert back to the original bytes.
+    let run = s.run(&["convert", "lv/json", "--to", "wwd", "--out", "rebuilt"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(summary_line(&run).contains("converted 2, failed 0, skipped 0;"));
+    assert!(s.read("rebuilt/a.wwd") == s.claw);
+    assert!(s.read("rebuilt/b.wwd") == s.gruntz);
+    // A second json run over `lv` does not descend into its own output directory.
+    let run = s.run(&[
+        "convert", "lv", "--to", "json", "--out", "lv/json", "--force",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(summary_line(&run).contains("converted 2, failed 0, skipped 0;"));
+}
+
+#[test]
+fn batch_reports_two_inputs_with_one_output_as_a_failure() {
+    let s = Samples::new();
+    s.write("a/level.wwd", &s.claw);
+    s.write("b/level.wwd", &s.gruntz);
+    let run = s.run(&[
+        "convert",
+        "a/level.wwd",
+        "b/level.wwd",
+        "--to",
+        "json",
+        "--out",
+        "o",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        summary_line(&run).contains("converted 1, failed 1, skipped 0;"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("would also be written from"), "{run:?}");
+    // The first input (in command-line order) wins.
+    let written = Model::from_json(&s.read("o/level.json")).unwrap();
+    assert_eq!(written.write().unwrap(), s.claw);
+}
+
+#[test]
+fn batch_named_files_are_never_skipped() {
+    let s = Samples::new();
+    s.write("notes.txt", b"hello");
+    let run = s.run(&[
+        "convert",
+        "notes.txt",
+        "gruntz.wwd",
+        "--to",
+        "json",
+        "--out",
+        "o",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        summary_line(&run).contains("converted 1, failed 1, skipped 0;"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("cannot tell the format"), "{run:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// usage
+
+#[test]
+fn usage_errors_exit_2() {
+    let s = Samples::new();
+    let cases: &[&[&str]] = &[
+        &[],
+        &["frobnicate"],
+        &["info"],
+        &["info", "--bogus", "claw.wwd"],
+        &["convert", "claw.wwd"],
+        &["convert", "claw.wwd", "out.xyz"],
+        &["convert", "claw.wwd", "out"],
+        &["convert", "claw.wwd", "out.tmx"],
+        &["convert", "claw.wwd", "-"],
+        &["convert", "claw.wwd", "out.wwd", "--to", "bogus"],
+        &[
+            "convert",
+            "claw.wwd",
+            "out.wwd",
+            "--compress",
+            "--no-compress",
+        ],
+        &["convert", "claw.wwd", "out.json", "--compress"],
+        &[
+            "convert",
+            "claw.wwd",
+            "gruntz.wwd",
+            "more.wwd",
+            "--to",
+            "json",
+        ],
+        &["convert", "claw.wwd", "--out", "o"],
+        &["convert", "-", "--to", "json", "--out", "o"],
+        &[
+            "convert", "claw.wwd", "--to", "json", "--out", "o", "--jobs", "0",
+        ],
+    ];
+    for args in cases {
+        let run = s.run(args);
+        assert_eq!(run.code, 2, "levelkit {}: {run:?}", args.join(" "));
+        assert!(!run.stderr.is_empty(), "{args:?}");
+    }
+    let run = s.run(&["convert", "claw.wwd", "out.tmx"]);
+    assert!(
+        run.stderr
+            .contains("levelkit: out.tmx: levelkit cannot write tmx files yet"),
+        "{run:?}"
+    );
+    assert!(!s.path().join("out.tmx").exists());
+    assert!(!s.path().join("o").exists());
+}
+
+#[test]
+fn help_is_everywhere_and_documents_exit_codes() {
+    let s = Samples::new();
+    for args in [
+        vec!["--help"],
+        vec!["info", "--help"],
+        vec!["validate", "--help"],
+        vec!["dump", "--help"],
+        vec!["convert", "--help"],
+        vec!["help", "convert"],
+    ] {
+        let run = s.run(&args);
+        assert_eq!(run.code, 0, "{args:?}: {run:?}");
+        let out = run.out();
+        assert!(out.contains("Usage: levelkit"), "{out}");
+        assert!(out.contains("Exit status:"), "{out}");
+    }
+    let run = s.run(&["convert", "--help"]);
+    assert!(run.out().contains("--force"));
+    assert!(run.out().contains("already exists"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// real files
+
+#[test]
+fn corpus_files_pass_info_and_validate_except_the_bad_signature() {
+    let Some(root) = std::env::var_os("LEVELKIT_CORPUS") else {
+        eprintln!("LEVELKIT_CORPUS unset: skipping real WWD files");
+        return;
+    };
+    let dir = PathBuf::from(root).join("wwd");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("LEVELKIT_CORPUS is set but {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wwd")))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    let is_bad = |p: &Path| p.file_name().unwrap() == "RETAIL01_badsig.WWD";
+    assert!(files.iter().any(|p| is_bad(p)), "no RETAIL01_badsig.WWD");
+
+    let mut args = vec![OsStr::new("info"), OsStr::new("--json")];
+    args.extend(files.iter().map(|p| p.as_os_str()));
+    let run = levelkit(&dir, &args);
+    assert_eq!(run.code, 1, "the bad signature fails info: {run:?}");
+    let lines = run.json_lines();
+    assert_eq!(lines.len(), files.len());
+    for (path, record) in files.iter().zip(&lines) {
+        assert_eq!(record["file"], path.display().to_string());
+        assert_eq!(record["format"], "wwd");
+        if is_bad(path) {
+            assert!(
+                record["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("header-size field"),
+                "{record}"
+            );
+        } else {
+            assert_eq!(record["error"], Value::Null, "{record}");
+            assert_eq!(record["version"], "WWD 1524");
+            assert_eq!(record["checksum"], "ok", "{record}");
+            assert!(!record["planes"].as_array().unwrap().is_empty());
+        }
+    }
+
+    for path in &files {
+        let run = levelkit(&dir, &[OsStr::new("validate"), path.as_os_str()]);
+        if is_bad(path) {
+            assert_eq!(run.code, 1, "{}: {run:?}", path.display());
+            assert!(run.out().contains("header-size field"), "{run:?}");
+        } else {
+            assert_eq!(run.code, 0, "{}: {run:?}", path.display());
+            assert!(run.out().ends_with(": ok\n"), "{run:?}");
+        }
+    }
+}
