@@ -24,9 +24,11 @@
 //! ```
 //! use levelkit::formats::wwd;
 //!
-//! let bytes = wwd::samples::gruntz_like().write()?;
-//! let level = wwd::Wwd::read(&bytes)?;
+//! // The bundled Gruntz-like sample (made by `wwd::samples::gruntz_like`).
+//! let bytes = include_bytes!("../../../../../samples/gruntz-like.wwd");
+//! let level = wwd::Wwd::read(bytes)?;
 //! assert_eq!(level.planes.len(), 2);
+//! assert_eq!(level.summary().objects, 24);
 //! assert!(level.validate().is_empty());
 //! assert_eq!(level.write()?, bytes);
 //! # Ok::<(), levelkit::Error>(())
