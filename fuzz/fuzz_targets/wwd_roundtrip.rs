@@ -20,5 +20,8 @@ fuzz_target!(|data: &[u8]| {
     };
     first.source = None;
     second.source = None;
-    assert_eq!(first, second, "model changed on the way through write and read");
+    assert_eq!(
+        first, second,
+        "model changed on the way through write and read"
+    );
 });

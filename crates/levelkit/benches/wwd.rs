@@ -41,7 +41,9 @@ struct Input {
 static INPUT: LazyLock<Input> = LazyLock::new(load);
 
 fn load() -> Input {
-    let (name, plain, compressed) = match std::env::var_os("LEVELKIT_CORPUS") {
+    // An empty value counts as unset.
+    let corpus = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty());
+    let (name, plain, compressed) = match corpus {
         Some(dir) => {
             let dir = PathBuf::from(dir).join("wwd");
             let read = |file: &str| {

@@ -78,6 +78,7 @@ impl<'a> ByteReader<'a> {
     }
 
     /// Take the next `n` bytes, without copying.
+    #[inline]
     pub fn bytes(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         let end = self
             .pos
@@ -88,15 +89,23 @@ impl<'a> ByteReader<'a> {
                 self.pos = end;
                 Ok(slice)
             }
-            None => Err(self.error(
-                ErrorKind::Truncated,
-                format!(
-                    "{what} at 0x{:x} runs past the end of the data (needs {n} bytes, {} left)",
-                    self.offset(),
-                    self.remaining()
-                ),
-            )),
+            None => Err(self.truncated(n, what)),
         }
+    }
+
+    /// The error for a read of `n` bytes that does not fit; out of line, so the happy path of
+    /// every read stays a compare and a load.
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, n: usize, what: &str) -> Error {
+        self.error(
+            ErrorKind::Truncated,
+            format!(
+                "{what} at 0x{:x} runs past the end of the data (needs {n} bytes, {} left)",
+                self.offset(),
+                self.remaining()
+            ),
+        )
     }
 
     /// Check that `count` items of `size` bytes each fit in what remains, before allocating them.
@@ -128,6 +137,7 @@ impl<'a> ByteReader<'a> {
     }
 
     /// Read a fixed-size array.
+    #[inline]
     pub fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N]> {
         let slice = self.bytes(N, what)?;
         let mut out = [0u8; N];
@@ -136,41 +146,49 @@ impl<'a> ByteReader<'a> {
     }
 
     /// Read one byte.
+    #[inline]
     pub fn u8(&mut self, what: &str) -> Result<u8> {
         Ok(self.array::<1>(what)?[0])
     }
 
     /// Read a little-endian u16.
+    #[inline]
     pub fn u16_le(&mut self, what: &str) -> Result<u16> {
         Ok(u16::from_le_bytes(self.array(what)?))
     }
 
     /// Read a big-endian u16.
+    #[inline]
     pub fn u16_be(&mut self, what: &str) -> Result<u16> {
         Ok(u16::from_be_bytes(self.array(what)?))
     }
 
     /// Read a little-endian u32.
+    #[inline]
     pub fn u32_le(&mut self, what: &str) -> Result<u32> {
         Ok(u32::from_le_bytes(self.array(what)?))
     }
 
     /// Read a big-endian u32.
+    #[inline]
     pub fn u32_be(&mut self, what: &str) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array(what)?))
     }
 
     /// Read a little-endian i32.
+    #[inline]
     pub fn i32_le(&mut self, what: &str) -> Result<i32> {
         Ok(i32::from_le_bytes(self.array(what)?))
     }
 
     /// Read a little-endian f32.
+    #[inline]
     pub fn f32_le(&mut self, what: &str) -> Result<f32> {
         Ok(f32::from_le_bytes(self.array(what)?))
     }
 
     /// Read a big-endian f64.
+    #[inline]
     pub fn f64_be(&mut self, what: &str) -> Result<f64> {
         Ok(f64::from_be_bytes(self.array(what)?))
     }
@@ -202,6 +220,54 @@ impl<'a> ByteReader<'a> {
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes(<[u8; 4]>::try_from(c).unwrap_or_default()))
             .collect())
+    }
+}
+
+/// Little-endian fields of a record whose length was checked once, read without a check each:
+/// parsers of fixed-size structures take the record's bytes with one [`ByteReader::bytes`] call
+/// and decode the fields from here. Reading past the end yields zeros (which cannot happen when
+/// the record length matches the fields read; each caller's tests pin that down).
+#[derive(Debug, Clone)]
+pub struct Fields<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Fields<'a> {
+    /// Fields over `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        Fields { data }
+    }
+
+    /// The next `N` bytes.
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> [u8; N] {
+        match self.data.split_first_chunk::<N>() {
+            Some((head, rest)) => {
+                self.data = rest;
+                *head
+            }
+            None => {
+                self.data = &[];
+                [0; N]
+            }
+        }
+    }
+
+    /// The next little-endian u32.
+    #[inline]
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.array())
+    }
+
+    /// The next little-endian i32.
+    #[inline]
+    pub fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.array())
+    }
+
+    /// Bytes not read yet.
+    pub fn remaining(&self) -> usize {
+        self.data.len()
     }
 }
 
