@@ -38,6 +38,8 @@ enum Expect {
     Valid(usize, &'static str),
     /// Fails with this kind and a message containing the text.
     Fails(ErrorKind, &'static str),
+    /// A Graal binary level that reads, validates clean and round-trips.
+    Graal,
 }
 
 /// (path under the repository, recipe, expectation). The recipes are the documentation of how
@@ -68,6 +70,11 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             "samples/gruntz-like.wwd",
             gruntz.clone(),
             Expect::Valid(0, ""),
+        ),
+        (
+            "samples/sample.graal",
+            levelkit::formats::graal::samples::graal().write().unwrap(),
+            Expect::Graal,
         ),
         (
             "tests/fixtures/wwd/good/trailing-bytes.wwd",
@@ -128,6 +135,12 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             on_disk == bytes,
             "{path} differs from its recipe (BLESS=1 regenerates it)"
         );
+        if let Expect::Graal = expect {
+            let level = levelkit::formats::graal::read(&on_disk).unwrap();
+            assert_eq!(level.validate(), vec![], "{path}");
+            assert!(level.write().unwrap() == on_disk, "{path}: round trip");
+            continue;
+        }
         match (wwd::read(&on_disk), expect) {
             (Ok(level), Expect::Valid(n, text)) => {
                 let findings = level.validate();
@@ -148,6 +161,7 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
                 assert!(e.to_string().contains(text), "{path}: {e}");
             }
             (Ok(_), Expect::Fails(..)) => panic!("{path}: accepted"),
+            (_, Expect::Graal) => unreachable!(),
             (Err(e), Expect::Valid(..)) => panic!("{path}: {e}"),
         }
     }

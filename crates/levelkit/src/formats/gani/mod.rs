@@ -1,0 +1,1 @@
+//! Graal Online animations (`.gani`). Work in progress.

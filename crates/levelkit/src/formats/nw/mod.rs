@@ -1,0 +1,1 @@
+//! Graal Online text levels (`.nw`, `GLEVNW01`). Work in progress.
