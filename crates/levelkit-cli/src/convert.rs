@@ -44,12 +44,14 @@ pub fn convert(model: &Model, target: &Target) -> anyhow::Result<Vec<u8>> {
             compress: target.compress,
             relayout: false,
         })?),
-        (model, format) => Err(usage(format!(
-            "cannot convert a {} level to {} (supported: any level to json, json back to its \
-             own format, a level to its own format)",
-            model.format().name(),
-            format.name()
-        ))),
+        (model, format) if format == model.format() => Ok(model.write()?),
+        (model, format) => {
+            let (converted, warnings) = model.convert_to(format).map_err(|e| usage(e.to_string()))?;
+            for w in &warnings {
+                crate::report(format_args!("{w}"));
+            }
+            Ok(converted.write()?)
+        }
     }
 }
 

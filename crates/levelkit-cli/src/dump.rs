@@ -72,6 +72,7 @@ pub fn text_dump(name: &str, model: &Model) -> String {
     let mut s = String::new();
     let result = match model {
         Model::Wwd(w) => dump_wwd(&mut s, name, w),
+        Model::Graal(g) => dump_graal(&mut s, name, g),
         other => writeln!(s, "{name}: {} level (no text dump yet)", other.format()),
     };
     // Writing into a String cannot fail; should it, a partial dump is still the best answer.
@@ -367,6 +368,82 @@ fn dump_plane(s: &mut String, index: usize, p: &Plane) -> fmt::Result {
     ];
     for (key, value) in rows {
         writeln!(s, "    {key:<12}{value}")?;
+    }
+    Ok(())
+}
+
+fn dump_graal(s: &mut String, name: &str, g: &levelkit::formats::graal::Graal) -> fmt::Result {
+    use levelkit::formats::graal::level::{BADDY_TYPES, CHEST_ITEMS, sign_text};
+    let (meaning, warnings) = g.to_level();
+    writeln!(
+        s,
+        "{name}: graal level ({})",
+        String::from_utf8_lossy(g.version.header())
+    )?;
+    for (i, board) in meaning.layers.iter().enumerate() {
+        let distinct: std::collections::BTreeSet<u16> = board.tiles.iter().copied().collect();
+        writeln!(
+            s,
+            "layer {i}: {} distinct tiles{}",
+            distinct.len(),
+            if g.boards.get(i).is_some_and(|b| b.packets.is_some()) {
+                " (original packet stream kept)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    writeln!(s, "links ({})", meaning.links.len())?;
+    for l in &g.links {
+        writeln!(s, "  {}", quoted(l))?;
+    }
+    writeln!(s, "baddies ({})", meaning.baddies.len())?;
+    for b in &meaning.baddies {
+        let kind = BADDY_TYPES.get(usize::from(b.kind)).copied().unwrap_or("?");
+        let verses: Vec<String> = b.verses.iter().map(quoted).collect();
+        writeln!(
+            s,
+            "  {kind} ({}) at {}, {}  verses {}",
+            b.kind,
+            b.x,
+            b.y,
+            verses.join(" / ")
+        )?;
+    }
+    writeln!(s, "npcs ({})", meaning.npcs.len())?;
+    for n in &meaning.npcs {
+        let lines = n.script.0.split(|&c| c == b'\n').count();
+        let first = n.script.0.split(|&c| c == b'\n').next().unwrap_or(&[]);
+        writeln!(
+            s,
+            "  at {}, {}  image {}  script {lines} lines, first {}",
+            n.x,
+            n.y,
+            quoted(&n.image),
+            quoted(&RawString::from(first))
+        )?;
+    }
+    writeln!(s, "chests ({})", meaning.chests.len())?;
+    for c in &meaning.chests {
+        let item = usize::try_from(c.item)
+            .ok()
+            .and_then(|i| CHEST_ITEMS.get(i))
+            .copied()
+            .unwrap_or("?");
+        writeln!(s, "  {item} ({}) at {}, {}  sign {}", c.item, c.x, c.y, c.sign)?;
+    }
+    writeln!(s, "signs ({})", meaning.signs.len())?;
+    for sign in &meaning.signs {
+        writeln!(
+            s,
+            "  at {}, {}: {:?}",
+            sign.x,
+            sign.y,
+            sign_text::to_text(&sign.glyphs)
+        )?;
+    }
+    for w in warnings {
+        writeln!(s, "{w}")?;
     }
     Ok(())
 }

@@ -65,6 +65,7 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
 pub fn version(model: &Model) -> String {
     match model {
         Model::Wwd(_) => format!("WWD {HEADER_SIZE}"),
+        Model::Graal(g) => String::from_utf8_lossy(g.version.header()).into_owned(),
         other => other.format().name().to_owned(),
     }
 }
@@ -177,9 +178,14 @@ fn wwd_text(s: &mut String, w: &Wwd) {
 }
 
 fn generic_text(s: &mut String, model: &Model) {
-    row(s, "format", model.format().name());
+    row(s, "format", format_args!("{}, {}", model.format().name(), version(model)));
     if let Value::Object(fields) = model.summary() {
         for (key, value) in fields {
+            if key == "version" {
+                continue;
+            }
+            // Summary keys can be longer than the WWD rows' column.
+            let key = format!("{key:<12} ");
             match value {
                 Value::String(text) => row(s, &key, text),
                 other => row(s, &key, other),

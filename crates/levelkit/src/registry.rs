@@ -83,8 +83,8 @@ pub const FORMATS: &[FormatInfo] = &[
         name: "graal",
         description: "Graal binary level",
         extensions: &["graal", "zelda"],
-        readable: false,
-        writable: false,
+        readable: true,
+        writable: true,
     },
     FormatInfo {
         format: Format::Nw,

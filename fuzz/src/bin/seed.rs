@@ -45,5 +45,11 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
             std::fs::write(dir.join(file), bytes)?;
         }
     }
+    let graal_dir = root.join("graal_read");
+    std::fs::create_dir_all(&graal_dir)?;
+    std::fs::write(
+        graal_dir.join("sample.graal"),
+        levelkit::formats::graal::samples::graal().write()?,
+    )?;
     Ok(seeds.len())
 }

@@ -26,6 +26,8 @@ use crate::registry::{Format, sniff};
 pub enum Model {
     /// A WWD level.
     Wwd(wwd::Wwd),
+    /// A binary Graal level (`.graal`, `.zelda`).
+    Graal(graal::Graal),
 }
 
 impl Model {
@@ -33,6 +35,7 @@ impl Model {
     pub fn format(&self) -> Format {
         match self {
             Model::Wwd(_) => Format::Wwd,
+            Model::Graal(_) => Format::GraalLevel,
         }
     }
 
@@ -40,6 +43,7 @@ impl Model {
     pub fn read_as(format: Format, bytes: &[u8], limits: &Limits) -> Result<Model> {
         match format {
             Format::Wwd => wwd::read_with(bytes, limits).map(Model::Wwd),
+            Format::GraalLevel => graal::read_with(bytes, limits).map(Model::Graal),
             Format::Json => Model::from_json(bytes),
             other => Err(Error::unsupported(
                 other,
@@ -68,6 +72,7 @@ impl Model {
     pub fn write(&self) -> Result<Vec<u8>> {
         match self {
             Model::Wwd(w) => w.write(),
+            Model::Graal(g) => g.write(),
         }
     }
 
@@ -75,6 +80,7 @@ impl Model {
     pub fn validate(&self) -> Vec<Warning> {
         match self {
             Model::Wwd(w) => w.validate(),
+            Model::Graal(g) => g.validate(),
         }
     }
 
@@ -82,6 +88,25 @@ impl Model {
     pub fn summary(&self) -> serde_json::Value {
         match self {
             Model::Wwd(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
+            Model::Graal(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
+        }
+    }
+
+    /// This model converted to another legacy format, with warnings for everything the target
+    /// cannot hold. Converting to the model's own format is the identity.
+    pub fn convert_to(&self, target: Format) -> Result<(Model, Vec<Warning>)> {
+        match (self, target) {
+            (model, t) if t == model.format() => Ok((model.clone(), Vec::new())),
+            (model, t) => Err(Error::unsupported(
+                t,
+                Location::default(),
+                format!(
+                    "cannot convert {} to {} (levels convert to JSON and to their own format{})",
+                    model.format().name(),
+                    t.name(),
+                    ", and Graal levels between .graal and .nw"
+                ),
+            )),
         }
     }
 
