@@ -89,6 +89,23 @@ fn every_real_level_reads_to_its_end_and_round_trips() {
                 "{name}"
             );
         }
+        // The common model: one 64 x 64 layer, every object kept, valid gids.
+        let (map, _) = level.to_tilemap();
+        assert!(map.validate().is_empty(), "{name}");
+        let objects: usize = map
+            .layers
+            .iter()
+            .map(|l| match l {
+                levelkit::tilemap::Layer::Objects(g) => g.objects.len(),
+                _ => 0,
+            })
+            .sum();
+        let (m, _) = level.to_level();
+        assert_eq!(
+            objects,
+            m.links.len() + m.signs.len() + m.chests.len() + m.baddies.len() + m.npcs.len(),
+            "{name}"
+        );
         // Sign texts decode to readable English: letters, spaces and punctuation.
         let (meaning, _) = level.to_level();
         for sign in &meaning.signs {

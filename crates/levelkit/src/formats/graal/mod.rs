@@ -40,6 +40,7 @@ pub mod level;
 mod model;
 mod read;
 pub mod samples;
+pub mod tilemap;
 pub mod write;
 
 pub use convert::{
@@ -73,6 +74,14 @@ impl Graal {
     /// The level's meaning.
     pub fn to_level(&self) -> (level::Level, Vec<Warning>) {
         to_level(self)
+    }
+
+    /// Convert to the common tile-map model (through [`to_level`]).
+    pub fn to_tilemap(&self) -> (crate::tilemap::TileMap, Vec<Warning>) {
+        let (meaning, mut warnings) = to_level(self);
+        let (map, more) = tilemap::to_tilemap(&meaning, F);
+        warnings.extend(more);
+        (map, warnings)
     }
 
     /// Check the level (see [`validate`]).
