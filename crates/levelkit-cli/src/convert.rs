@@ -46,7 +46,8 @@ pub fn convert(model: &Model, target: &Target) -> anyhow::Result<Vec<u8>> {
         })?),
         (model, format) if format == model.format() => Ok(model.write()?),
         (model, format) => {
-            let (converted, warnings) = model.convert_to(format).map_err(|e| usage(e.to_string()))?;
+            let (converted, warnings) =
+                model.convert_to(format).map_err(|e| usage(e.to_string()))?;
             for w in &warnings {
                 crate::report(format_args!("{w}"));
             }

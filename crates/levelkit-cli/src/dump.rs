@@ -72,7 +72,21 @@ pub fn text_dump(name: &str, model: &Model) -> String {
     let mut s = String::new();
     let result = match model {
         Model::Wwd(w) => dump_wwd(&mut s, name, w),
-        Model::Graal(g) => dump_graal(&mut s, name, g),
+        Model::Graal(g) => {
+            let (level, warnings) = g.to_level();
+            let version = String::from_utf8_lossy(g.version.header()).into_owned();
+            dump_level(
+                &mut s,
+                name,
+                &format!("graal level ({version})"),
+                &level,
+                &warnings,
+            )
+        }
+        Model::Nw(n) => {
+            let (level, warnings) = n.to_level();
+            dump_level(&mut s, name, "nw level (GLEVNW01)", &level, &warnings)
+        }
         other => writeln!(s, "{name}: {} level (no text dump yet)", other.format()),
     };
     // Writing into a String cannot fail; should it, a partial dump is still the best answer.
@@ -372,30 +386,29 @@ fn dump_plane(s: &mut String, index: usize, p: &Plane) -> fmt::Result {
     Ok(())
 }
 
-fn dump_graal(s: &mut String, name: &str, g: &levelkit::formats::graal::Graal) -> fmt::Result {
+/// The text dump of a Graal level's meaning (shared by `.graal` and `.nw`).
+fn dump_level(
+    s: &mut String,
+    name: &str,
+    kind: &str,
+    meaning: &levelkit::formats::graal::level::Level,
+    warnings: &[levelkit::Warning],
+) -> fmt::Result {
     use levelkit::formats::graal::level::{BADDY_TYPES, CHEST_ITEMS, sign_text};
-    let (meaning, warnings) = g.to_level();
-    writeln!(
-        s,
-        "{name}: graal level ({})",
-        String::from_utf8_lossy(g.version.header())
-    )?;
-    for (i, board) in meaning.layers.iter().enumerate() {
-        let distinct: std::collections::BTreeSet<u16> = board.tiles.iter().copied().collect();
+    use levelkit::formats::graal::link_line;
+    writeln!(s, "{name}: {kind}")?;
+    for board in &meaning.layers {
+        let distinct: BTreeSet<u16> = board.tiles.iter().copied().collect();
         writeln!(
             s,
-            "layer {i}: {} distinct tiles{}",
-            distinct.len(),
-            if g.boards.get(i).is_some_and(|b| b.packets.is_some()) {
-                " (original packet stream kept)"
-            } else {
-                ""
-            }
+            "layer {}: {} distinct tiles",
+            board.layer,
+            distinct.len()
         )?;
     }
     writeln!(s, "links ({})", meaning.links.len())?;
-    for l in &g.links {
-        writeln!(s, "  {}", quoted(l))?;
+    for l in &meaning.links {
+        writeln!(s, "  {}", quoted(&link_line(l)))?;
     }
     writeln!(s, "baddies ({})", meaning.baddies.len())?;
     for b in &meaning.baddies {
@@ -430,7 +443,11 @@ fn dump_graal(s: &mut String, name: &str, g: &levelkit::formats::graal::Graal) -
             .and_then(|i| CHEST_ITEMS.get(i))
             .copied()
             .unwrap_or("?");
-        writeln!(s, "  {item} ({}) at {}, {}  sign {}", c.item, c.x, c.y, c.sign)?;
+        writeln!(
+            s,
+            "  {item} ({}) at {}, {}  sign {}",
+            c.item, c.x, c.y, c.sign
+        )?;
     }
     writeln!(s, "signs ({})", meaning.signs.len())?;
     for sign in &meaning.signs {

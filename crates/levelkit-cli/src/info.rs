@@ -66,6 +66,7 @@ pub fn version(model: &Model) -> String {
     match model {
         Model::Wwd(_) => format!("WWD {HEADER_SIZE}"),
         Model::Graal(g) => String::from_utf8_lossy(g.version.header()).into_owned(),
+        Model::Nw(_) => "GLEVNW01".to_owned(),
         other => other.format().name().to_owned(),
     }
 }
@@ -178,7 +179,11 @@ fn wwd_text(s: &mut String, w: &Wwd) {
 }
 
 fn generic_text(s: &mut String, model: &Model) {
-    row(s, "format", format_args!("{}, {}", model.format().name(), version(model)));
+    row(
+        s,
+        "format",
+        format_args!("{}, {}", model.format().name(), version(model)),
+    );
     if let Value::Object(fields) = model.summary() {
         for (key, value) in fields {
             if key == "version" {

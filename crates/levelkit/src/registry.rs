@@ -91,8 +91,8 @@ pub const FORMATS: &[FormatInfo] = &[
         name: "nw",
         description: "Graal text level",
         extensions: &["nw"],
-        readable: false,
-        writable: false,
+        readable: true,
+        writable: true,
     },
     FormatInfo {
         format: Format::Gani,

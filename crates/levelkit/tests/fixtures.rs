@@ -40,6 +40,8 @@ enum Expect {
     Fails(ErrorKind, &'static str),
     /// A Graal binary level that reads, validates clean and round-trips.
     Graal,
+    /// A Graal text level that reads, validates clean and round-trips.
+    Nw,
 }
 
 /// (path under the repository, recipe, expectation). The recipes are the documentation of how
@@ -72,9 +74,14 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             Expect::Valid(0, ""),
         ),
         (
-            "samples/sample.graal",
+            "samples/island.graal",
             levelkit::formats::graal::samples::graal().write().unwrap(),
             Expect::Graal,
+        ),
+        (
+            "samples/village.nw",
+            levelkit::formats::nw::samples::village().write().unwrap(),
+            Expect::Nw,
         ),
         (
             "tests/fixtures/wwd/good/trailing-bytes.wwd",
@@ -141,6 +148,12 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             assert!(level.write().unwrap() == on_disk, "{path}: round trip");
             continue;
         }
+        if let Expect::Nw = expect {
+            let level = levelkit::formats::nw::read(&on_disk).unwrap();
+            assert_eq!(level.validate(), vec![], "{path}");
+            assert!(level.write().unwrap() == on_disk, "{path}: round trip");
+            continue;
+        }
         match (wwd::read(&on_disk), expect) {
             (Ok(level), Expect::Valid(n, text)) => {
                 let findings = level.validate();
@@ -161,7 +174,7 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
                 assert!(e.to_string().contains(text), "{path}: {e}");
             }
             (Ok(_), Expect::Fails(..)) => panic!("{path}: accepted"),
-            (_, Expect::Graal) => unreachable!(),
+            (_, Expect::Graal | Expect::Nw) => unreachable!(),
             (Err(e), Expect::Valid(..)) => panic!("{path}: {e}"),
         }
     }

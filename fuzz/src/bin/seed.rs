@@ -45,11 +45,17 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
             std::fs::write(dir.join(file), bytes)?;
         }
     }
-    let graal_dir = root.join("graal_read");
-    std::fs::create_dir_all(&graal_dir)?;
-    std::fs::write(
-        graal_dir.join("sample.graal"),
-        levelkit::formats::graal::samples::graal().write()?,
-    )?;
+    let graal = levelkit::formats::graal::samples::graal();
+    let nw_from_graal = levelkit::formats::nw::from_level(&graal.to_level().0).0;
+    let others: [(&str, &str, Vec<u8>); 3] = [
+        ("graal_read", "island.graal", graal.write()?),
+        ("nw_read", "village.nw", levelkit::formats::nw::samples::village().write()?),
+        ("nw_read", "island.nw", nw_from_graal.write()?),
+    ];
+    for (target, file, bytes) in others {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(file), bytes)?;
+    }
     Ok(seeds.len())
 }

@@ -23,11 +23,15 @@ use crate::registry::{Format, sniff};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "format", content = "model", rename_all = "snake_case")]
 #[non_exhaustive]
+// Models are read once and moved a few times; boxing the large ones would only add noise.
+#[allow(clippy::large_enum_variant)]
 pub enum Model {
     /// A WWD level.
     Wwd(wwd::Wwd),
     /// A binary Graal level (`.graal`, `.zelda`).
     Graal(graal::Graal),
+    /// A Graal text level (`.nw`).
+    Nw(nw::Nw),
 }
 
 impl Model {
@@ -36,6 +40,7 @@ impl Model {
         match self {
             Model::Wwd(_) => Format::Wwd,
             Model::Graal(_) => Format::GraalLevel,
+            Model::Nw(_) => Format::Nw,
         }
     }
 
@@ -44,6 +49,7 @@ impl Model {
         match format {
             Format::Wwd => wwd::read_with(bytes, limits).map(Model::Wwd),
             Format::GraalLevel => graal::read_with(bytes, limits).map(Model::Graal),
+            Format::Nw => nw::read_with(bytes, limits).map(Model::Nw),
             Format::Json => Model::from_json(bytes),
             other => Err(Error::unsupported(
                 other,
@@ -73,6 +79,7 @@ impl Model {
         match self {
             Model::Wwd(w) => w.write(),
             Model::Graal(g) => g.write(),
+            Model::Nw(n) => n.write(),
         }
     }
 
@@ -81,6 +88,7 @@ impl Model {
         match self {
             Model::Wwd(w) => w.validate(),
             Model::Graal(g) => g.validate(),
+            Model::Nw(n) => n.validate(),
         }
     }
 
@@ -89,6 +97,7 @@ impl Model {
         match self {
             Model::Wwd(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
             Model::Graal(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
+            Model::Nw(n) => serde_json::to_value(n.summary()).unwrap_or_default(),
         }
     }
 
@@ -97,6 +106,18 @@ impl Model {
     pub fn convert_to(&self, target: Format) -> Result<(Model, Vec<Warning>)> {
         match (self, target) {
             (model, t) if t == model.format() => Ok((model.clone(), Vec::new())),
+            (Model::Graal(g), Format::Nw) => {
+                let (level, mut warnings) = g.to_level();
+                let (nw, more) = nw::from_level(&level);
+                warnings.extend(more);
+                Ok((Model::Nw(nw), warnings))
+            }
+            (Model::Nw(n), Format::GraalLevel) => {
+                let (level, mut warnings) = n.to_level();
+                let (g, more) = graal::from_level(&level);
+                warnings.extend(more);
+                Ok((Model::Graal(g), warnings))
+            }
             (model, t) => Err(Error::unsupported(
                 t,
                 Location::default(),

@@ -25,7 +25,7 @@
 //! ```
 //! use levelkit::formats::graal;
 //!
-//! let bytes = include_bytes!("../../../../../samples/sample.graal");
+//! let bytes = include_bytes!("../../../../../samples/island.graal");
 //! let level = graal::Graal::read(bytes)?;
 //! assert_eq!(level.version, graal::Version::GrV103);
 //! assert_eq!(level.write()?, bytes);

@@ -12,6 +12,11 @@ use crate::strings::RawString;
 /// `pics1.png` layout, chosen for variety, not copied from any level.
 pub fn level() -> Level {
     let mut board = Board::filled(0, 0x1F0); // water
+    let mut set = |x: usize, y: usize, t: u16| {
+        if let Some(cell) = board.tiles.get_mut(y * BOARD_SIZE + x) {
+            *cell = t;
+        }
+    };
     for y in 6..58 {
         for x in 6..58 {
             let edge = x == 6 || y == 6 || x == 57 || y == 57;
@@ -20,18 +25,18 @@ pub fn level() -> Level {
             } else {
                 0x002 + ((x * 7 + y * 3) % 4) as u16
             };
-            board.tiles[y * BOARD_SIZE + x] = t;
+            set(x, y, t);
         }
     }
     for y in 20..30 {
         for x in 24..40 {
             let wall = y == 20 || x == 24 || x == 39;
-            board.tiles[y * BOARD_SIZE + x] = if wall { 0x100 + (x % 2) as u16 } else { 0x0A0 };
+            set(x, y, if wall { 0x100 + (x % 2) as u16 } else { 0x0A0 });
         }
     }
     for x in 0..64 {
-        board.tiles[40 * BOARD_SIZE + x] = 0x1A1;
-        board.tiles[41 * BOARD_SIZE + x] = 0x1A2;
+        set(x, 40, 0x1A1);
+        set(x, 41, 0x1A2);
     }
     let text = |s: &str| sign_text::from_text(s).0;
     Level {

@@ -85,7 +85,9 @@ pub fn to_tilemap(level: &Level, source: Format) -> (TileMap, Vec<Warning>) {
             warnings.push(Warning::warning(
                 source,
                 Location::path(format!("layers[{i}]")),
-                format!("{out_of_atlas} cells hold tile indices beyond the 4096-tile atlas; left empty"),
+                format!(
+                    "{out_of_atlas} cells hold tile indices beyond the 4096-tile atlas; left empty"
+                ),
             ));
         }
         match TileLayer::new(format!("layer {}", board.layer), 64, 64, data) {
@@ -120,13 +122,22 @@ pub fn to_tilemap(level: &Level, source: Format) -> (TileMap, Vec<Warning>) {
             .push("dest_x", coord_value(&l.dest_x))
             .push("dest_y", coord_value(&l.dest_y));
         if let Some((dest_layer, layer)) = l.layers {
-            o.properties.int("dest_layer", dest_layer).int("layer", layer);
+            o.properties
+                .int("dest_layer", dest_layer)
+                .int("layer", layer);
         }
         objects.push(o);
     }
     for s in &level.signs {
         let text = sign_text::to_text(&s.glyphs);
-        let mut o = object(&mut id, String::new(), "sign", px(s.x), px(s.y), Shape::Point);
+        let mut o = object(
+            &mut id,
+            String::new(),
+            "sign",
+            px(s.x),
+            px(s.y),
+            Shape::Point,
+        );
         o.properties.string("text", text);
         layer_prop(&mut o.properties, s.layer);
         objects.push(o);
@@ -153,11 +164,15 @@ pub fn to_tilemap(level: &Level, source: Format) -> (TileMap, Vec<Warning>) {
         objects.push(o);
     }
     for b in &level.baddies {
-        let kind = BADDY_TYPES
-            .get(usize::from(b.kind))
-            .copied()
-            .unwrap_or("");
-        let mut o = object(&mut id, kind.into(), "baddy", px(b.x), px(b.y), Shape::Point);
+        let kind = BADDY_TYPES.get(usize::from(b.kind)).copied().unwrap_or("");
+        let mut o = object(
+            &mut id,
+            kind.into(),
+            "baddy",
+            px(b.x),
+            px(b.y),
+            Shape::Point,
+        );
         o.properties.int("type", b.kind);
         for (k, verse) in b.verses.iter().enumerate() {
             let name = ["verse_sight", "verse_hurt", "verse_attack"]
@@ -246,7 +261,9 @@ mod tests {
         assert_eq!(count("chest"), level.chests.len());
         assert_eq!(count("baddy"), level.baddies.len());
         assert_eq!(count("npc"), level.npcs.len());
-        let link = &group.objects[0];
+        let Some(link) = group.objects.first() else {
+            panic!("no objects");
+        };
         assert_eq!((link.x, link.y), (0.0, 0.0));
         assert_eq!(
             link.shape,

@@ -251,6 +251,25 @@ pub struct Sign {
     pub lines: Vec<RawString>,
 }
 
+impl Sign {
+    /// The text: the lines joined with `\n`, escapes as written.
+    pub fn text(&self) -> RawString {
+        join_lines(&self.lines)
+    }
+}
+
+/// Lines joined with `\n`.
+pub fn join_lines(lines: &[RawString]) -> RawString {
+    let mut out = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(line.as_bytes());
+    }
+    RawString(out)
+}
+
 /// An NPC.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,6 +285,13 @@ pub struct Npc {
     pub layer: Option<i32>,
     /// The script lines between `NPC` and `NPCEND`.
     pub script: Vec<RawString>,
+}
+
+impl Npc {
+    /// The script: its lines joined with `\n`.
+    pub fn script_text(&self) -> RawString {
+        join_lines(&self.script)
+    }
 }
 
 /// A chest item or baddy type: a name or a number, as written.
@@ -330,10 +356,29 @@ pub struct TilesetImage {
     pub file: RawString,
 }
 
-/// `HEIGHTS` … `HEIGHTSEND`: a height grid (9 rows of 9 in the files OpenGraal knows).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `HEIGHTS` … `HEIGHTSEND`: a height grid (9 rows of 9 comma-separated numbers in the files
+/// OpenGraal knows). The rows are kept as lines, so a grid in any shape round-trips; [`grid`]
+/// reads the numbers.
+///
+/// [`grid`]: Heights::grid
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Heights {
-    /// Rows of comma-separated numbers, one per line.
-    pub rows: Vec<Vec<f64>>,
+    /// The lines between `HEIGHTS` and `HEIGHTSEND`.
+    pub rows: Vec<RawString>,
+}
+
+impl Heights {
+    /// The numbers of each row, or `None` if a cell is not a decimal number.
+    pub fn grid(&self) -> Option<Vec<Vec<f64>>> {
+        self.rows
+            .iter()
+            .map(|row| {
+                row.as_bytes()
+                    .split(|&b| b == b',')
+                    .map(|cell| super::read::number(cell.trim_ascii(), "").ok())
+                    .collect()
+            })
+            .collect()
+    }
 }

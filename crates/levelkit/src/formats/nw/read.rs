@@ -45,9 +45,10 @@ pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Nw> {
         "line",
         Location::default(),
     )?;
+    // A statement per line at most: the line index and the statement list.
     budget.charge(
-        count.saturating_mul(size_of::<Line<'_>>()),
-        "line index",
+        count.saturating_mul(size_of::<Line<'_>>().saturating_add(size_of::<Entry>())),
+        "line index and statements",
         Location::default(),
     )?;
     // Every text field of the model is a copy of a part of the input; tiles take two bytes for
@@ -176,29 +177,38 @@ pub(crate) fn read_statement(lines: &[Line<'_>]) -> Result<(Statement, usize)> {
     };
     let tokens = tokens(first.text);
     let (keyword, params) = tokens.split_first().unwrap_or((&EMPTY, &[]));
-    let single = |parsed: Result<Statement, String>| {
-        Ok((parsed.unwrap_or_else(|_| verbatim(first)), 1))
-    };
+    let single =
+        |parsed: Result<Statement, String>| Ok((parsed.unwrap_or_else(|_| verbatim(first)), 1));
     match *keyword {
         b"BOARD" => single(read_board(params).map(Statement::Board)),
         b"LINK" => single(read_link(params).map(Statement::Link)),
-        b"SIGN" => read_block(lines, b"SIGNEND", read_sign(params), |(x, y, layer), body| {
-            Ok(Statement::Sign(Sign {
-                x,
-                y,
-                layer,
-                lines: body.iter().map(|l| RawString::from(l.text)).collect(),
-            }))
-        }),
-        b"NPC" => read_block(lines, b"NPCEND", read_npc(params), |(image, x, y, layer), body| {
-            Ok(Statement::Npc(Npc {
-                image,
-                x,
-                y,
-                layer,
-                script: body.iter().map(|l| RawString::from(l.text)).collect(),
-            }))
-        }),
+        b"SIGN" => read_block(
+            lines,
+            b"SIGNEND",
+            read_sign(params),
+            |(x, y, layer), body| {
+                Ok(Statement::Sign(Sign {
+                    x,
+                    y,
+                    layer,
+                    lines: body.iter().map(|l| RawString::from(l.text)).collect(),
+                }))
+            },
+        ),
+        b"NPC" => read_block(
+            lines,
+            b"NPCEND",
+            read_npc(params),
+            |(image, x, y, layer), body| {
+                Ok(Statement::Npc(Npc {
+                    image,
+                    x,
+                    y,
+                    layer,
+                    script: body.iter().map(|l| RawString::from(l.text)).collect(),
+                }))
+            },
+        ),
         b"CHEST" => single(read_chest(params).map(Statement::Chest)),
         b"BADDY" => read_block(
             lines,
@@ -217,11 +227,9 @@ pub(crate) fn read_statement(lines: &[Line<'_>]) -> Result<(Statement, usize)> {
         b"TILESET" => single(read_tileset(params).map(Statement::Tileset)),
         b"TILESETIMAGE" => single(read_tileset_image(params).map(Statement::TilesetImage)),
         b"HEIGHTS" => read_block(lines, b"HEIGHTSEND", read_heights(params), |(), body| {
-            let rows = body
-                .iter()
-                .map(|l| read_heights_row(l.text))
-                .collect::<Result<Vec<_>, String>>()?;
-            Ok(Statement::Heights(Heights { rows }))
+            Ok(Statement::Heights(Heights {
+                rows: body.iter().map(|l| RawString::from(l.text)).collect(),
+            }))
         }),
         _ => Ok((verbatim(first), 1)),
     }
@@ -295,7 +303,7 @@ pub(crate) fn verbatim_reason(text: &[u8]) -> Option<String> {
     Some(match header_ok {
         Err(reason) => reason,
         Ok(()) => format!(
-            "the {} block's lines do not parse (or the line has a line break of its own)",
+            "it opens a {} block, which needs its end line",
             show(keyword)
         ),
     })
@@ -408,11 +416,7 @@ fn looks_like_file_name(word: &[u8]) -> bool {
 fn read_sign(params: &[&[u8]]) -> Result<(f64, f64, Option<i32>), String> {
     match params {
         [x, y] => Ok((number(x, "x")?, number(y, "y")?, None)),
-        [x, y, layer] => Ok((
-            number(x, "x")?,
-            number(y, "y")?,
-            Some(int(layer, "layer")?),
-        )),
+        [x, y, layer] => Ok((number(x, "x")?, number(y, "y")?, Some(int(layer, "layer")?))),
         _ => Err(format!(
             "SIGN needs x y [layer] (2 or 3 parameters), not {}",
             params.len()
@@ -534,12 +538,6 @@ fn read_heights(params: &[&[u8]]) -> Result<(), String> {
             params.len()
         ))
     }
-}
-
-fn read_heights_row(text: &[u8]) -> Result<Vec<f64>, String> {
-    text.split(|&b| b == b',')
-        .map(|cell| number(cell.trim_ascii(), "height"))
-        .collect()
 }
 
 /// Tokens of a line: runs of bytes between spaces (several spaces count as one, as in
