@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use levelkit::formats::graal;
+use levelkit::formats::{graal, nw};
 
 fn main() {
     divan::main();
@@ -67,6 +67,42 @@ fn graal_write(bencher: Bencher) {
         .bench(|| {
             for level in &levels {
                 divan::black_box(level.write().ok());
+            }
+        });
+}
+
+/// The text levels to parse.
+static NW_LEVELS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir).join("graal");
+        for sub in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            for f in std::fs::read_dir(sub.path()).into_iter().flatten().flatten() {
+                let p = f.path();
+                if p.extension().is_some_and(|e| e == "nw") {
+                    out.push(std::fs::read(&p).unwrap_or_default());
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(nw::samples::village().write().unwrap_or_default());
+    }
+    out
+});
+
+#[divan::bench]
+fn nw_read_validate(bencher: Bencher) {
+    let levels = &*NW_LEVELS;
+    let bytes: usize = levels.iter().map(Vec::len).sum();
+    bencher
+        .counter(BytesCount::new(bytes))
+        .counter(ItemsCount::new(levels.len()))
+        .bench(|| {
+            for bytes in levels {
+                if let Ok(level) = nw::read(divan::black_box(bytes)) {
+                    divan::black_box(level.validate());
+                }
             }
         });
 }
