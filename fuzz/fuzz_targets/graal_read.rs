@@ -16,7 +16,10 @@ fuzz_target!(|data: &[u8]| {
     let (meaning, _) = level.to_level();
     let (rebuilt, _) = graal::from_level(&meaning);
     if let Ok(bytes) = rebuilt.write() {
-        assert!(graal::read(&bytes).is_ok(), "a level built from a meaning does not read");
+        assert!(
+            graal::read(&bytes).is_ok(),
+            "a level built from a meaning does not read"
+        );
     }
     match level.write() {
         Ok(bytes) => assert!(bytes == data, "round trip changed the bytes"),

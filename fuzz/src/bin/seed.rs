@@ -49,7 +49,11 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
     let nw_from_graal = levelkit::formats::nw::from_level(&graal.to_level().0).0;
     let others: [(&str, &str, Vec<u8>); 3] = [
         ("graal_read", "island.graal", graal.write()?),
-        ("nw_read", "village.nw", levelkit::formats::nw::samples::village().write()?),
+        (
+            "nw_read",
+            "village.nw",
+            levelkit::formats::nw::samples::village().write()?,
+        ),
         ("nw_read", "island.nw", nw_from_graal.write()?),
     ];
     for (target, file, bytes) in others {
