@@ -67,6 +67,10 @@ pub fn version(model: &Model) -> String {
         Model::Wwd(_) => format!("WWD {HEADER_SIZE}"),
         Model::Graal(g) => String::from_utf8_lossy(g.version.header()).into_owned(),
         Model::Nw(_) => "GLEVNW01".to_owned(),
+        Model::Gani(g) => match &g.header {
+            Some(h) => format!("GANI{:04}", h.version),
+            None => "gani (no header line)".to_owned(),
+        },
         other => other.format().name().to_owned(),
     }
 }

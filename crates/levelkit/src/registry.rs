@@ -99,8 +99,8 @@ pub const FORMATS: &[FormatInfo] = &[
         name: "gani",
         description: "Graal animation",
         extensions: &["gani"],
-        readable: false,
-        writable: false,
+        readable: true,
+        writable: true,
     },
     FormatInfo {
         format: Format::Wings,

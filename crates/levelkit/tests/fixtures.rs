@@ -42,6 +42,8 @@ enum Expect {
     Graal,
     /// A Graal text level that reads, validates clean and round-trips.
     Nw,
+    /// A Graal animation that reads, validates clean and round-trips.
+    Gani,
 }
 
 /// (path under the repository, recipe, expectation). The recipes are the documentation of how
@@ -82,6 +84,13 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             "samples/village.nw",
             levelkit::formats::nw::samples::village().write().unwrap(),
             Expect::Nw,
+        ),
+        (
+            "samples/walk.gani",
+            levelkit::formats::gani::samples::walk_like()
+                .write()
+                .unwrap(),
+            Expect::Gani,
         ),
         (
             "tests/fixtures/wwd/good/trailing-bytes.wwd",
@@ -148,6 +157,12 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             assert!(level.write().unwrap() == on_disk, "{path}: round trip");
             continue;
         }
+        if let Expect::Gani = expect {
+            let anim = levelkit::formats::gani::read(&on_disk).unwrap();
+            assert_eq!(anim.validate(), vec![], "{path}");
+            assert!(anim.write().unwrap() == on_disk, "{path}: round trip");
+            continue;
+        }
         if let Expect::Nw = expect {
             let level = levelkit::formats::nw::read(&on_disk).unwrap();
             assert_eq!(level.validate(), vec![], "{path}");
@@ -174,7 +189,7 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
                 assert!(e.to_string().contains(text), "{path}: {e}");
             }
             (Ok(_), Expect::Fails(..)) => panic!("{path}: accepted"),
-            (_, Expect::Graal | Expect::Nw) => unreachable!(),
+            (_, Expect::Graal | Expect::Nw | Expect::Gani) => unreachable!(),
             (Err(e), Expect::Valid(..)) => panic!("{path}: {e}"),
         }
     }

@@ -47,7 +47,12 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
     }
     let graal = levelkit::formats::graal::samples::graal();
     let nw_from_graal = levelkit::formats::nw::from_level(&graal.to_level().0).0;
-    let others: [(&str, &str, Vec<u8>); 3] = [
+    let others: [(&str, &str, Vec<u8>); 4] = [
+        (
+            "gani_read",
+            "walk.gani",
+            levelkit::formats::gani::samples::walk_like().write()?,
+        ),
         ("graal_read", "island.graal", graal.write()?),
         (
             "nw_read",

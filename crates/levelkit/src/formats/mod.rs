@@ -32,6 +32,8 @@ pub enum Model {
     Graal(graal::Graal),
     /// A Graal text level (`.nw`).
     Nw(nw::Nw),
+    /// A Graal animation (`.gani`).
+    Gani(gani::Gani),
 }
 
 impl Model {
@@ -41,6 +43,7 @@ impl Model {
             Model::Wwd(_) => Format::Wwd,
             Model::Graal(_) => Format::GraalLevel,
             Model::Nw(_) => Format::Nw,
+            Model::Gani(_) => Format::Gani,
         }
     }
 
@@ -50,6 +53,7 @@ impl Model {
             Format::Wwd => wwd::read_with(bytes, limits).map(Model::Wwd),
             Format::GraalLevel => graal::read_with(bytes, limits).map(Model::Graal),
             Format::Nw => nw::read_with(bytes, limits).map(Model::Nw),
+            Format::Gani => gani::read_with(bytes, limits).map(Model::Gani),
             Format::Json => Model::from_json(bytes),
             other => Err(Error::unsupported(
                 other,
@@ -80,6 +84,7 @@ impl Model {
             Model::Wwd(w) => w.write(),
             Model::Graal(g) => g.write(),
             Model::Nw(n) => n.write(),
+            Model::Gani(g) => g.write(),
         }
     }
 
@@ -89,6 +94,7 @@ impl Model {
             Model::Wwd(w) => w.validate(),
             Model::Graal(g) => g.validate(),
             Model::Nw(n) => n.validate(),
+            Model::Gani(g) => g.validate(),
         }
     }
 
@@ -98,6 +104,7 @@ impl Model {
             Model::Wwd(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
             Model::Graal(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
             Model::Nw(n) => serde_json::to_value(n.summary()).unwrap_or_default(),
+            Model::Gani(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
         }
     }
 
