@@ -77,7 +77,11 @@ static NW_LEVELS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
         let dir = PathBuf::from(dir).join("graal");
         for sub in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            for f in std::fs::read_dir(sub.path()).into_iter().flatten().flatten() {
+            for f in std::fs::read_dir(sub.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 let p = f.path();
                 if p.extension().is_some_and(|e| e == "nw") {
                     out.push(std::fs::read(&p).unwrap_or_default());
