@@ -885,3 +885,97 @@ fn corpus_files_pass_info_and_validate_except_the_bad_signature() {
         }
     }
 }
+
+/// The bundled samples of every format, copied into a temporary directory.
+fn all_samples() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    for entry in std::fs::read_dir(samples).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn graal_nw_and_gani_info_validate_and_dump() {
+    let dir = all_samples();
+    let run = levelkit(
+        dir.path(),
+        &["info", "--json", "island.graal", "village.nw", "walk.gani"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let records = run.json_lines();
+    assert_eq!(records.len(), 3);
+    assert_eq!(records[0]["format"], "graal");
+    assert_eq!(records[0]["version"], "GR-V1.03");
+    assert_eq!(records[0]["links"], 2);
+    assert_eq!(records[0]["signs"], 2);
+    assert_eq!(records[1]["format"], "nw");
+    assert_eq!(records[1]["links"], 3);
+    assert_eq!(records[2]["format"], "gani");
+    assert_eq!(records[2]["frames"], 6);
+    let run = levelkit(
+        dir.path(),
+        &["validate", "island.graal", "village.nw", "walk.gani"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["dump", "island.graal"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.out().contains("Welcome to the island!"), "{run:?}");
+    // A broken header is an invalid input, named by format.
+    std::fs::write(dir.path().join("bad.graal"), b"GR-V9.99 not a level").unwrap();
+    let run = levelkit(dir.path(), &["validate", "bad.graal"]);
+    assert_eq!(run.code, 1, "{run:?}");
+}
+
+#[test]
+fn graal_converts_to_nw_and_back_through_the_cli() {
+    let dir = all_samples();
+    let run = levelkit(dir.path(), &["convert", "island.graal", "island.nw"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["convert", "island.nw", "again.graal"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        std::fs::read(dir.path().join("again.graal")).unwrap(),
+        std::fs::read(dir.path().join("island.graal")).unwrap()
+    );
+    // village.nw has fractional NPC positions and a second layer: the binary level is written
+    // (GR-V1.05), and every loss is a warning on stderr.
+    let run = levelkit(dir.path(), &["convert", "village.nw", "village.graal"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("warning: graal:"), "{run:?}");
+    // A gani cannot become a level.
+    let run = levelkit(dir.path(), &["convert", "walk.gani", "walk.nw"]);
+    assert_eq!(run.code, 2, "{run:?}");
+}
+
+#[test]
+fn batch_converts_every_sample_to_json_and_back() {
+    let dir = all_samples();
+    let run = levelkit(
+        dir.path(),
+        &["convert", ".", "--to", "json", "--out", "json"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("converted 5, failed 0"), "{run:?}");
+    for (stem, ext) in [
+        ("island", "graal"),
+        ("village", "nw"),
+        ("walk", "gani"),
+        ("claw-like", "wwd"),
+        ("gruntz-like", "wwd"),
+    ] {
+        let back = format!("back-{stem}.{ext}");
+        let run = levelkit(
+            dir.path(),
+            &["convert", &format!("json/{stem}.json"), &back],
+        );
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(
+            std::fs::read(dir.path().join(&back)).unwrap(),
+            std::fs::read(dir.path().join(format!("{stem}.{ext}"))).unwrap(),
+            "{stem}"
+        );
+    }
+}
