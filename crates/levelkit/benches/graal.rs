@@ -14,8 +14,9 @@ fn main() {
     divan::main();
 }
 
-/// The binary levels to parse.
-static LEVELS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+/// Every file with extension `ext` in the corpus's Graal folders, or `fallback` when there is
+/// no corpus.
+fn corpus_files(ext: &str, fallback: impl FnOnce() -> Vec<u8>) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
         let dir = PathBuf::from(dir).join("graal");
@@ -26,18 +27,25 @@ static LEVELS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
                 .flatten()
             {
                 let p = f.path();
-                if p.extension().is_some_and(|e| e == "graal") {
+                if p.extension().is_some_and(|e| e == ext) {
                     out.push(std::fs::read(&p).unwrap_or_default());
                 }
             }
         }
     }
     if out.is_empty() {
-        out.push(graal::samples::graal().write().unwrap_or_default());
+        out.push(fallback());
     }
     let total: usize = out.iter().map(Vec::len).sum();
-    eprintln!("graal bench input: {} levels, {total} bytes", out.len());
+    eprintln!("{ext} bench input: {} files, {total} bytes", out.len());
     out
+}
+
+/// The binary levels to parse.
+static LEVELS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
+    corpus_files("graal", || {
+        graal::samples::graal().write().unwrap_or_default()
+    })
 });
 
 #[divan::bench]
@@ -72,28 +80,8 @@ fn graal_write(bencher: Bencher) {
 }
 
 /// The text levels to parse.
-static NW_LEVELS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
-    let mut out = Vec::new();
-    if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir).join("graal");
-        for sub in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            for f in std::fs::read_dir(sub.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-            {
-                let p = f.path();
-                if p.extension().is_some_and(|e| e == "nw") {
-                    out.push(std::fs::read(&p).unwrap_or_default());
-                }
-            }
-        }
-    }
-    if out.is_empty() {
-        out.push(nw::samples::village().write().unwrap_or_default());
-    }
-    out
-});
+static NW_LEVELS: LazyLock<Vec<Vec<u8>>> =
+    LazyLock::new(|| corpus_files("nw", || nw::samples::village().write().unwrap_or_default()));
 
 #[divan::bench]
 fn nw_read_validate(bencher: Bencher) {

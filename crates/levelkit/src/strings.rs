@@ -122,6 +122,35 @@ impl<'de> Deserialize<'de> for RawString {
     }
 }
 
+/// A text file's line break, shared by the text formats (`.nw`, `.gani`, `.wmp`, …).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineEnding {
+    /// `\n` (`"lf"` in JSON), as the original Graal editors and GServer write.
+    #[default]
+    Lf,
+    /// `\r\n` (`"crlf"` in JSON), as files that passed through Windows tools have.
+    CrLf,
+}
+
+impl LineEnding {
+    /// The bytes of this line ending.
+    pub fn as_bytes(self) -> &'static [u8] {
+        match self {
+            LineEnding::Lf => b"\n",
+            LineEnding::CrLf => b"\r\n",
+        }
+    }
+
+    /// The other line ending.
+    pub fn other(self) -> LineEnding {
+        match self {
+            LineEnding::Lf => LineEnding::CrLf,
+            LineEnding::CrLf => LineEnding::Lf,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

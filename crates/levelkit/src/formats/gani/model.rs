@@ -18,6 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::strings::LineEnding;
+
 use crate::strings::RawString;
 
 /// Milliseconds per animation tick: a frame lasts one tick plus one per `WAIT` unit.
@@ -104,35 +106,6 @@ impl Layout {
     /// True for LF line endings, a final newline and no exceptions.
     pub fn is_default(&self) -> bool {
         *self == Layout::default()
-    }
-}
-
-/// A line ending.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LineEnding {
-    /// `\n` (`"lf"` in JSON).
-    #[default]
-    Lf,
-    /// `\r\n` (`"crlf"` in JSON).
-    CrLf,
-}
-
-impl LineEnding {
-    /// The bytes of this line ending.
-    pub fn as_bytes(self) -> &'static [u8] {
-        match self {
-            LineEnding::Lf => b"\n",
-            LineEnding::CrLf => b"\r\n",
-        }
-    }
-
-    /// The other line ending.
-    pub fn other(self) -> LineEnding {
-        match self {
-            LineEnding::Lf => LineEnding::CrLf,
-            LineEnding::CrLf => LineEnding::Lf,
-        }
     }
 }
 

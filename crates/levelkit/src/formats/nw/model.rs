@@ -9,6 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::strings::LineEnding;
+
 use crate::strings::RawString;
 
 /// The first line of every `.nw` file.
@@ -60,27 +62,6 @@ impl Default for Nw {
             line_ending: LineEnding::Lf,
             final_newline: true,
             statements: Vec::new(),
-        }
-    }
-}
-
-/// A line break.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LineEnding {
-    /// `\n`, as the original editor and GServer write.
-    #[default]
-    Lf,
-    /// `\r\n`, as files that passed through Windows tools have.
-    CrLf,
-}
-
-impl LineEnding {
-    /// The bytes of the line break.
-    pub fn as_bytes(self) -> &'static [u8] {
-        match self {
-            LineEnding::Lf => b"\n",
-            LineEnding::CrLf => b"\r\n",
         }
     }
 }
