@@ -37,6 +37,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod export;
 pub mod formats;
 pub mod io;
 pub mod limits;

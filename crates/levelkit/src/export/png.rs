@@ -1,0 +1,1 @@
+//! PNG previews and generated tileset images. Work in progress.

@@ -1,0 +1,1 @@
+//! Tiled TMX/TMJ export. Work in progress.
