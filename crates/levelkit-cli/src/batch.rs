@@ -17,7 +17,7 @@ use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::cli::ConvertArgs;
-use crate::convert::{Target, convert};
+use crate::convert::{Target, write_converted};
 use crate::files::{self, is_stdio};
 use crate::{EXIT_FAILED, EXIT_OK, report, usage};
 
@@ -277,11 +277,10 @@ fn convert_one(job: &Job, target: Target, force: bool) -> anyhow::Result<(u64, u
         anyhow::bail!(files::refuse_message(&job.output));
     }
     let model = files::load_model(&job.input)?;
-    let bytes = convert(&model, &target)?;
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    files::write_output(&job.output, &bytes, force)?;
+    let written = write_converted(&model, &target, &job.output, force)?;
     let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
-    Ok((bytes_in, bytes.len() as u64))
+    Ok((bytes_in, written))
 }

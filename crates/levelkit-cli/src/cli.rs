@@ -42,9 +42,12 @@ pub enum Command {
     /// Convert a file (IN OUT), or many files into a directory (--out DIR).
     ///
     /// The target format comes from OUT's extension or --to. Supported today: any readable
-    /// file to .json (the lossless document `dump --json` prints), .json back to .wwd (an
-    /// unedited document gives the original bytes), and .wwd to .wwd (a rewrite through the
-    /// model, the round-trip check).
+    /// file to .json (the lossless document `dump --json` prints) and .json back to its format
+    /// (an unedited document gives the original bytes); any file to its own format (a rewrite
+    /// through the model, the round-trip check); .graal to .nw and back; levels (.wwd, .graal,
+    /// .nw) to Tiled maps, .tmx or .tmj, with generated tileset images written beside them as
+    /// `<name>.tileset<N>.png` (one-way for now: import from Tiled is not there yet); and
+    /// levels to a .png preview (as `levelkit render`).
     ///
     /// Batch mode starts when there are more than two paths, any path is a directory, or --out
     /// is given. Directories are walked recursively; files levelkit cannot read, and files
@@ -58,6 +61,25 @@ pub enum Command {
     /// the output is a usage error (exit 2).
     #[command(after_help = EXIT_STATUS)]
     Convert(ConvertArgs),
+    /// Draw a level (.wwd, .graal, .nw) as a PNG preview: tiles coloured by their attributes and
+    /// labelled with their ids (the games' graphics are not shipped), objects as magenta
+    /// markers; large levels are scaled down to fit 64 megapixels.
+    #[command(after_help = EXIT_STATUS)]
+    Render(RenderArgs),
+}
+
+/// `levelkit render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The level (`-` reads stdin).
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// The PNG to write (`-` writes stdout).
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// Overwrite an existing output.
+    #[arg(long, short = 'f')]
+    pub force: bool,
 }
 
 /// `levelkit info`.

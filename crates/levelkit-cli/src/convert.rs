@@ -33,10 +33,82 @@ impl Target {
     }
 }
 
-/// The bytes of `model` in the target format.
+/// What a conversion produces: the output's bytes and, for Tiled maps, generated tileset images
+/// to write beside it (file name, bytes).
+pub struct Converted {
+    /// The output file's bytes.
+    pub main: Vec<u8>,
+    /// Files that go in the output's folder.
+    pub side: Vec<(String, Vec<u8>)>,
+}
+
+/// `model` in the target format; `output_stem` names side files (`None` when writing to stdout,
+/// where a Tiled map is written without tileset images).
+pub fn convert_with_side_files(
+    model: &Model,
+    target: &Target,
+    output_stem: Option<&str>,
+) -> anyhow::Result<Converted> {
+    use levelkit::export::{png, tiled};
+    if !matches!(target.format, Format::Tmx | Format::Tmj | Format::Png) {
+        return Ok(Converted {
+            main: convert(model, target)?,
+            side: Vec::new(),
+        });
+    }
+    let Some((map, warnings)) = model.to_tilemap() else {
+        return Err(usage(format!(
+            "a {} file is not a tile map; it cannot become {}",
+            model.format().name(),
+            target.format.name()
+        )));
+    };
+    for w in &warnings {
+        crate::report(format_args!("{w}"));
+    }
+    if target.format == Format::Png {
+        let options = png::RenderOptions {
+            scale: png::Scale::Fit,
+            ..png::RenderOptions::default()
+        };
+        let image = png::render(&map, &options)?;
+        return Ok(Converted {
+            main: png::encode_png(&image)?,
+            side: Vec::new(),
+        });
+    }
+    let mut options = tiled::TiledOptions::default();
+    let mut side = Vec::new();
+    if let Some(stem) = output_stem {
+        for (index, tileset) in map.tilesets.iter().enumerate() {
+            let image = png::tileset_image(tileset)?;
+            let name = format!("{stem}.tileset{index}.png");
+            let entry = tiled::TilesetImage {
+                path: name.clone(),
+                width: image.width,
+                height: image.height,
+                columns: image.columns,
+            };
+            if index == 0 {
+                options.tileset_image = Some(entry);
+            } else {
+                options.tileset_images.insert(index, entry);
+            }
+            side.push((name, png::encode_png(&image)?));
+        }
+    }
+    let main = if target.format == Format::Tmx {
+        tiled::to_tmx(&map, &options)?
+    } else {
+        tiled::to_tmj(&map, &options)?
+    };
+    Ok(Converted { main, side })
+}
+
+/// The bytes of `model` in a legacy format or JSON.
 ///
-/// Any model becomes its JSON document; a model becomes its own format again. Other pairs
-/// (none yet: WWD is the only model) are a usage error, not a fault of the input.
+/// Any model becomes its JSON document; a model becomes its own format again; Graal levels
+/// convert between `.graal` and `.nw`. Other pairs are a usage error, not a fault of the input.
 pub fn convert(model: &Model, target: &Target) -> anyhow::Result<Vec<u8>> {
     match (model, target.format) {
         (model, Format::Json) => dump::json_document(model),
@@ -95,11 +167,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         anyhow::bail!(files::refuse_message(output));
     }
     let model = files::load_model(input)?;
-    let bytes = convert(&model, &target)?;
     if is_stdio(output) {
-        files::write_stdout(&bytes)?;
+        let converted = convert_with_side_files(&model, &target, None)?;
+        files::write_stdout(&converted.main)?;
     } else {
-        files::write_output(output, &bytes, args.force)?;
+        write_converted(&model, &target, output, args.force)?;
     }
     Ok(EXIT_OK)
 }
@@ -118,4 +190,51 @@ fn target_from_name(output: &Path) -> anyhow::Result<Format> {
         )));
     };
     cli::writable_target(ext).map_err(|e| usage(format!("{}: {e}", output.display())))
+}
+
+/// Convert and write `output` and its side files (each to a temporary file, then renamed);
+/// returns the bytes written.
+pub fn write_converted(
+    model: &Model,
+    target: &Target,
+    output: &Path,
+    force: bool,
+) -> anyhow::Result<u64> {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".to_owned());
+    let converted = convert_with_side_files(model, target, Some(&stem))?;
+    let dir = output.parent().unwrap_or_else(|| Path::new(""));
+    let mut written = converted.main.len() as u64;
+    for (name, bytes) in &converted.side {
+        files::write_output(&dir.join(name), bytes, force)?;
+        written += bytes.len() as u64;
+    }
+    files::write_output(output, &converted.main, force)?;
+    Ok(written)
+}
+
+/// `levelkit render IN OUT.png`.
+pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
+    let target = Target::new(Format::Png, None)?;
+    if !is_stdio(&args.input)
+        && !is_stdio(&args.output)
+        && files::same_file(&args.input, &args.output)
+    {
+        return Err(usage(format!(
+            "{} is both the input and the output; levelkit never writes to its input",
+            display_name(&args.input)
+        )));
+    }
+    if !is_stdio(&args.output) && !args.force && args.output.symlink_metadata().is_ok() {
+        anyhow::bail!(files::refuse_message(&args.output));
+    }
+    let model = files::load_model(&args.input)?;
+    if is_stdio(&args.output) {
+        files::write_stdout(&convert_with_side_files(&model, &target, None)?.main)?;
+    } else {
+        write_converted(&model, &target, &args.output, args.force)?;
+    }
+    Ok(EXIT_OK)
 }

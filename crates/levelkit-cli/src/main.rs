@@ -65,6 +65,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Dump(args) => dump::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Render(args) => convert::render(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -767,7 +767,7 @@ fn usage_errors_exit_2() {
         &["convert", "claw.wwd"],
         &["convert", "claw.wwd", "out.xyz"],
         &["convert", "claw.wwd", "out"],
-        &["convert", "claw.wwd", "out.tmx"],
+        &["convert", "claw.wwd", "out.obj"],
         &["convert", "claw.wwd", "-"],
         &["convert", "claw.wwd", "out.wwd", "--to", "bogus"],
         &[
@@ -797,13 +797,13 @@ fn usage_errors_exit_2() {
         assert_eq!(run.code, 2, "levelkit {}: {run:?}", args.join(" "));
         assert!(!run.stderr.is_empty(), "{args:?}");
     }
-    let run = s.run(&["convert", "claw.wwd", "out.tmx"]);
+    let run = s.run(&["convert", "claw.wwd", "out.obj"]);
     assert!(
         run.stderr
-            .contains("levelkit: out.tmx: levelkit cannot write tmx files yet"),
+            .contains("levelkit: out.obj: levelkit cannot write obj files yet"),
         "{run:?}"
     );
-    assert!(!s.path().join("out.tmx").exists());
+    assert!(!s.path().join("out.obj").exists());
     assert!(!s.path().join("o").exists());
 }
 
@@ -978,4 +978,47 @@ fn batch_converts_every_sample_to_json_and_back() {
             "{stem}"
         );
     }
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    (
+        u32::from_be_bytes(bytes[16..20].try_into().unwrap()),
+        u32::from_be_bytes(bytes[20..24].try_into().unwrap()),
+    )
+}
+
+#[test]
+fn levels_become_tiled_maps_with_tileset_images_and_previews() {
+    let dir = all_samples();
+    let run = levelkit(dir.path(), &["convert", "gruntz-like.wwd", "gruntz.tmx"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let tmx = std::fs::read_to_string(dir.path().join("gruntz.tmx")).unwrap();
+    assert!(tmx.contains("<map "), "{tmx}");
+    assert!(tmx.contains("source=\"gruntz.tileset0.png\""), "{tmx}");
+    for index in 0..2 {
+        let png = std::fs::read(dir.path().join(format!("gruntz.tileset{index}.png"))).unwrap();
+        assert!(png_size(&png).0 > 0);
+    }
+    let run = levelkit(dir.path(), &["convert", "island.graal", "island.tmj"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let tmj: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("island.tmj")).unwrap()).unwrap();
+    assert_eq!(tmj["width"], 64);
+    assert_eq!(tmj["tilewidth"], 16);
+    // Previews: the full size when it fits.
+    let run = levelkit(dir.path(), &["render", "gruntz-like.wwd", "gruntz.png"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let png = std::fs::read(dir.path().join("gruntz.png")).unwrap();
+    assert_eq!(png_size(&png), (40 * 32, 30 * 32));
+    let run = levelkit(dir.path(), &["render", "village.nw", "village.png"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        png_size(&std::fs::read(dir.path().join("village.png")).unwrap()),
+        (1024, 1024)
+    );
+    // An animation is not a map.
+    let run = levelkit(dir.path(), &["render", "walk.gani", "walk.png"]);
+    assert_eq!(run.code, 2, "{run:?}");
 }

@@ -156,7 +156,7 @@ pub const FORMATS: &[FormatInfo] = &[
         description: "Tiled XML map",
         extensions: &["tmx"],
         readable: false,
-        writable: false,
+        writable: true,
     },
     FormatInfo {
         format: Format::Tmj,
@@ -164,7 +164,7 @@ pub const FORMATS: &[FormatInfo] = &[
         description: "Tiled JSON map",
         extensions: &["tmj"],
         readable: false,
-        writable: false,
+        writable: true,
     },
     FormatInfo {
         format: Format::Gltf,
@@ -196,7 +196,7 @@ pub const FORMATS: &[FormatInfo] = &[
         description: "PNG image",
         extensions: &["png"],
         readable: false,
-        writable: false,
+        writable: true,
     },
     FormatInfo {
         format: Format::Unknown,

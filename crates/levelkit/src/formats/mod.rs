@@ -138,6 +138,17 @@ impl Model {
         }
     }
 
+    /// The common tile map of a level (WWD, Graal, `.nw`), with warnings for what does not map;
+    /// `None` for formats that are not tile maps (`.gani`).
+    pub fn to_tilemap(&self) -> Option<(crate::tilemap::TileMap, Vec<Warning>)> {
+        match self {
+            Model::Wwd(w) => Some(w.to_tilemap()),
+            Model::Graal(g) => Some(g.to_tilemap()),
+            Model::Nw(n) => Some(n.to_tilemap()),
+            Model::Gani(_) => None,
+        }
+    }
+
     /// The lossless JSON document.
     pub fn to_json(&self) -> Result<Vec<u8>> {
         serde_json::to_vec_pretty(self).map_err(|e| {
