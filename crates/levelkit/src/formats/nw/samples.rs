@@ -3,23 +3,8 @@
 //! generated from a fixed seed so every run gives the same bytes.
 
 use super::model::*;
+use crate::formats::wwd::samples::Rng;
 use crate::strings::RawString;
-
-/// A tiny deterministic generator (xorshift), so samples do not depend on a crate's algorithm.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 32) as u32
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        if n == 0 { 0 } else { self.next() % n }
-    }
-}
 
 fn lines(text: &str) -> Vec<RawString> {
     text.lines().map(RawString::from).collect()

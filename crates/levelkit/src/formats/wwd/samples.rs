@@ -5,18 +5,19 @@
 use super::model::*;
 use crate::strings::RawString;
 
-/// A tiny deterministic generator (xorshift), so samples do not depend on a crate's algorithm.
-struct Rng(u64);
+/// A tiny deterministic generator (xorshift), so samples do not depend on a crate's algorithm;
+/// the sample builders of other formats use it too.
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u32 {
+    pub(crate) fn next(&mut self) -> u32 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         (self.0 >> 32) as u32
     }
 
-    fn below(&mut self, n: u32) -> u32 {
+    pub(crate) fn below(&mut self, n: u32) -> u32 {
         if n == 0 { 0 } else { self.next() % n }
     }
 }
