@@ -7,7 +7,7 @@
 #![deny(clippy::arithmetic_side_effects)]
 
 use super::model::*;
-use super::write::encode_packets;
+use super::write::{emit_run, encode_packets};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::io::ByteReader;
 use crate::limits::Limits;
@@ -168,19 +168,12 @@ fn read_board(r: &mut ByteReader<'_>, width: u32) -> Result<BinaryBoard> {
                 .take(width)
                 .ok_or_else(|| truncated(&bits, tiles.len()))?;
             packets.push(b);
-            vec![a, b]
+            [a, b]
         } else {
-            vec![a]
+            [a, a]
         };
-        for _ in 0..count {
-            for &t in &pair {
-                if tiles.len() < BOARD_CELLS {
-                    tiles.push(t);
-                } else {
-                    clamped = true;
-                }
-            }
-        }
+        let width = if double { 2 } else { 1 };
+        clamped |= emit_run(&mut tiles, pair.get(..width).unwrap_or(&[]), count);
     }
     let pad_bits = (bits.acc & 0xFF) as u8;
     r.seek(start.saturating_add(bits.byte), "end of tile stream")?;

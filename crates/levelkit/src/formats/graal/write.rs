@@ -174,20 +174,33 @@ pub(crate) fn decode_packets(packets: &[u16], width: u32) -> Vec<u16> {
             continue;
         }
         let count = usize::from(p & 0xFF);
-        let pair: Vec<u16> = if p & 0x100 != 0 {
-            it.by_ref().take(2).collect()
-        } else {
-            it.by_ref().take(1).collect()
-        };
-        for _ in 0..count {
-            for &t in &pair {
-                if tiles.len() < BOARD_CELLS {
-                    tiles.push(t);
-                }
+        let mut pair = [0u16; 2];
+        let width = if p & 0x100 != 0 { 2 } else { 1 };
+        let mut taken = 0;
+        for slot in pair.iter_mut().take(width) {
+            if let Some(t) = it.next() {
+                *slot = t;
+                taken += 1;
             }
         }
+        emit_run(&mut tiles, pair.get(..taken).unwrap_or(&[]), count);
     }
     tiles
+}
+
+/// Append `count` copies of `run` (one tile or a pair), stopping at the board's last cell as
+/// GServer and TilesEditor do. Returns true when the run was cut there. Shared by the reader and
+/// [`decode_packets`], so both expand runs the same way.
+pub(crate) fn emit_run(tiles: &mut Vec<u16>, run: &[u16], count: usize) -> bool {
+    for _ in 0..count {
+        for &t in run {
+            if tiles.len() >= BOARD_CELLS {
+                return true;
+            }
+            tiles.push(t);
+        }
+    }
+    false
 }
 
 fn write_board(w: &mut ByteWriter, board: &BinaryBoard, width: u32) {
