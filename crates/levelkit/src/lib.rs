@@ -11,6 +11,7 @@
 //! * [`registry`]: every format, its extensions and magic bytes; [`registry::sniff`].
 //! * [`formats`]: one module per legacy format with a lossless model (`write(read(x)) == x`), and
 //!   [`formats::Model`], which holds any of them (its JSON form is `levelkit dump --json`).
+//! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG) and back.
 //! * [`tilemap`]: the common 2D model (layers, tilesets, objects, typed properties).
 //! * [`error`], [`limits`], [`io`], [`strings`]: the shared pieces: one error type with format,
 //!   kind, location and message; resource limits for hostile input; bounds-checked byte readers
@@ -39,6 +40,7 @@
 pub mod error;
 pub mod export;
 pub mod formats;
+pub mod import;
 pub mod io;
 pub mod limits;
 pub mod registry;

@@ -40,6 +40,9 @@
 //!   they survive XML's whitespace normalisation too.
 //! * **Tile objects.** The model puts every object's (x, y) at its top left; Tiled puts a tile
 //!   object's at its bottom left, so an object with a gid is written at y + height.
+//! * **Wide integers.** Tiled keeps `int` properties in 32 bits (a larger value comes back as 0),
+//!   so an [`PropertyValue::Int`] outside the `i32` range is written as a `string` property
+//!   holding its decimal value; [`crate::tilemap::Properties::get_int`] reads it back.
 //! * **Collision shapes.** Shapes whose id is 0 are numbered 1, 2, … within their tile, as Tiled
 //!   numbers them.
 //!
@@ -454,6 +457,7 @@ impl Xml {
     fn property(&mut self, name: &str, value: &PropertyValue) -> Result<()> {
         let (kind, text) = match value {
             PropertyValue::String(s) => (None, s.clone()),
+            PropertyValue::Int(v) if i32::try_from(*v).is_err() => (None, v.to_string()),
             PropertyValue::Int(v) => (Some("int"), v.to_string()),
             PropertyValue::Float(v) => (Some("float"), num(*v, TMX, "value")?),
             PropertyValue::Bool(v) => (Some("bool"), v.to_string()),
@@ -685,6 +689,9 @@ fn json_properties(props: &Properties) -> Result<Vec<Value>> {
         .map(|(i, p)| {
             let (kind, value) = match &p.value {
                 PropertyValue::String(s) => ("string", json!(s)),
+                PropertyValue::Int(v) if i32::try_from(*v).is_err() => {
+                    ("string", json!(v.to_string()))
+                }
                 PropertyValue::Int(v) => ("int", json!(v)),
                 PropertyValue::Float(v) => (
                     "float",

@@ -90,6 +90,163 @@ impl Properties {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// The integer property `name`, if present.
+    ///
+    /// Accepts an `int`, a `float` with no fractional part, and a `string` holding a decimal
+    /// integer (or `0x` hex): Tiled keeps `int` properties in 32 bits, so the Tiled writers store
+    /// values outside `i32` as strings (see [`crate::export::tiled`]).
+    pub fn get_int(&self, name: &str) -> Result<Option<i64>, PropertyError> {
+        let Some(v) = self.get(name) else {
+            return Ok(None);
+        };
+        let parsed = match v {
+            PropertyValue::Int(i) => Some(*i),
+            PropertyValue::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(*f as i64),
+            PropertyValue::String(s) => parse_int(s),
+            _ => None,
+        };
+        parsed
+            .map(Some)
+            .ok_or_else(|| PropertyError::new(name, "an integer", v))
+    }
+
+    /// The integer property `name` as an `i32`, if present.
+    pub fn get_i32(&self, name: &str) -> Result<Option<i32>, PropertyError> {
+        self.get_int(name)?
+            .map(|v| {
+                i32::try_from(v).map_err(|_| PropertyError {
+                    name: name.into(),
+                    expected: "an integer from -2147483648 to 2147483647",
+                    found: v.to_string(),
+                })
+            })
+            .transpose()
+    }
+
+    /// The integer property `name` as a `u32`, if present; a negative `i32` is taken as the
+    /// two's complement bit pattern (what a 32-bit int field of an editor shows for it).
+    pub fn get_u32(&self, name: &str) -> Result<Option<u32>, PropertyError> {
+        self.get_int(name)?
+            .map(|v| {
+                u32::try_from(v)
+                    .ok()
+                    .or_else(|| i32::try_from(v).ok().map(|i| i as u32))
+                    .ok_or_else(|| PropertyError {
+                        name: name.into(),
+                        expected: "an integer from -2147483648 to 4294967295",
+                        found: v.to_string(),
+                    })
+            })
+            .transpose()
+    }
+
+    /// The number property `name` (`float` or `int`), if present.
+    pub fn get_float(&self, name: &str) -> Result<Option<f64>, PropertyError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(PropertyValue::Float(f)) if f.is_finite() => Ok(Some(*f)),
+            Some(PropertyValue::Int(i)) => Ok(Some(*i as f64)),
+            Some(v) => Err(PropertyError::new(name, "a number", v)),
+        }
+    }
+
+    /// The boolean property `name`, if present.
+    pub fn get_bool(&self, name: &str) -> Result<Option<bool>, PropertyError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(PropertyValue::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(PropertyError::new(name, "a bool", v)),
+        }
+    }
+
+    /// The text property `name` (`string` or `file`), if present.
+    pub fn get_str(&self, name: &str) -> Result<Option<&str>, PropertyError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(PropertyValue::String(s) | PropertyValue::File(s)) => Ok(Some(s)),
+            Some(v) => Err(PropertyError::new(name, "a string", v)),
+        }
+    }
+
+    /// Like [`Properties::get_int`], but a missing property is an error.
+    pub fn need_int(&self, name: &str) -> Result<i64, PropertyError> {
+        self.get_int(name)?
+            .ok_or_else(|| PropertyError::missing(name, "an integer"))
+    }
+
+    /// Like [`Properties::get_i32`], but a missing property is an error.
+    pub fn need_i32(&self, name: &str) -> Result<i32, PropertyError> {
+        self.get_i32(name)?
+            .ok_or_else(|| PropertyError::missing(name, "an integer"))
+    }
+
+    /// Like [`Properties::get_u32`], but a missing property is an error.
+    pub fn need_u32(&self, name: &str) -> Result<u32, PropertyError> {
+        self.get_u32(name)?
+            .ok_or_else(|| PropertyError::missing(name, "an integer"))
+    }
+
+    /// Like [`Properties::get_str`], but a missing property is an error.
+    pub fn need_str(&self, name: &str) -> Result<&str, PropertyError> {
+        self.get_str(name)?
+            .ok_or_else(|| PropertyError::missing(name, "a string"))
+    }
+}
+
+fn parse_int(s: &str) -> Option<i64> {
+    let t = s.trim();
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let v = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
+        None => digits.parse::<i64>().ok()?,
+    };
+    if neg { v.checked_neg() } else { Some(v) }
+}
+
+/// A property that is missing or has the wrong type or range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("property {name:?} must be {expected}, but {found}")]
+pub struct PropertyError {
+    /// The property's name.
+    pub name: String,
+    /// What was expected.
+    pub expected: &'static str,
+    /// What was found, as a phrase.
+    pub found: String,
+}
+
+impl PropertyError {
+    fn new(name: &str, expected: &'static str, found: &PropertyValue) -> Self {
+        let found = match found {
+            PropertyValue::String(s) => format!("is the string {s:?}"),
+            PropertyValue::Int(i) => format!("is the int {i}"),
+            PropertyValue::Float(f) => format!("is the float {f}"),
+            PropertyValue::Bool(b) => format!("is the bool {b}"),
+            PropertyValue::Color(c) => format!("is the color {c}"),
+            PropertyValue::File(f) => format!("is the file {f:?}"),
+            PropertyValue::Object(o) => format!("is the object {o}"),
+        };
+        PropertyError {
+            name: name.into(),
+            expected,
+            found,
+        }
+    }
+
+    fn missing(name: &str, expected: &'static str) -> Self {
+        PropertyError {
+            name: name.into(),
+            expected,
+            found: "it is missing".into(),
+        }
+    }
 }
 
 /// A tileset: a run of global ids starting at `first_gid`.

@@ -1,0 +1,1 @@
+//! Tiled TMX/TMJ -> [`crate::tilemap::TileMap`] (being written).
