@@ -52,6 +52,13 @@ impl RawString {
         decode_cp1252(&self.0)
     }
 
+    /// The inverse of [`RawString::display`]: `text` encoded as Windows-1252 (WHATWG mapping, so
+    /// every string `display` produces comes back as the same bytes). `Err` carries the first
+    /// character Windows-1252 cannot hold.
+    pub fn from_display(text: &str) -> std::result::Result<Self, char> {
+        encode_cp1252(text).map(RawString)
+    }
+
     /// The bytes as a Latin-1 string (one char per byte), the JSON form.
     pub fn to_latin1(&self) -> String {
         self.0.iter().map(|&b| char::from(b)).collect()
@@ -78,6 +85,23 @@ pub fn decode_cp1252(bytes: &[u8]) -> String {
             _ => char::from(b),
         })
         .collect()
+}
+
+/// Encode text as Windows-1252 (WHATWG mapping); `Err` carries the first character it cannot
+/// hold.
+pub fn encode_cp1252(text: &str) -> std::result::Result<Vec<u8>, char> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        let b = match u32::from(c) {
+            v @ (0..=0x7F | 0xA0..=0xFF) => v as u8,
+            _ => match CP1252_HIGH.iter().position(|&h| h == c) {
+                Some(i) => 0x80 + i as u8,
+                None => return Err(c),
+            },
+        };
+        out.push(b);
+    }
+    Ok(out)
 }
 
 impl fmt::Debug for RawString {
@@ -163,6 +187,14 @@ mod tests {
         let back: RawString = serde_json::from_str(&json).unwrap_or_default();
         assert_eq!(back.0, all);
         assert!(serde_json::from_str::<RawString>("\"\u{0142}\"").is_err());
+    }
+
+    #[test]
+    fn cp1252_encode_inverts_display() {
+        let all: Vec<u8> = (0..=255).collect();
+        let text = RawString(all.clone()).display();
+        assert_eq!(RawString::from_display(&text), Ok(RawString(all)));
+        assert_eq!(RawString::from_display("a\u{0142}"), Err('\u{0142}'));
     }
 
     #[test]

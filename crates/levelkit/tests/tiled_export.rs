@@ -497,7 +497,6 @@ fn tmx_claw_has_parallax_tile_properties_and_collision_rectangles() {
     let first = root.child("objectgroup").child("object");
     assert_eq!(first.attr("type"), Some("TreasurePowerup"));
     assert_eq!(prop(&first.props(), "wwd_id"), (Some("int"), "1"));
-    assert_eq!(prop(&first.props(), "logic"), (None, "TreasurePowerup"));
     assert_eq!(prop(&root.props(), "author").0, None);
 }
 

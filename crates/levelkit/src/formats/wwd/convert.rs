@@ -1,4 +1,4 @@
-//! WWD -> common [`TileMap`].
+//! WWD <-> common [`TileMap`], losslessly: [`to_tilemap`] and [`from_tilemap`].
 //!
 //! * Each plane becomes a tile layer (parallax from the movement percentages; z, wrapping, fill
 //!   colour, flags and reserved words as layer properties) and, when it has objects, an object
@@ -10,18 +10,23 @@
 //!   (double-tile rectangles also as collision rectangles, converted from inclusive to half-open).
 //! * Objects become point objects at their location, name as name and logic as class, with every
 //!   field as a typed property.
-//! * Header strings and reserved words become map properties.
+//! * Header strings and reserved words become map properties; a slot string's bytes after its
+//!   NUL (leftovers of an older value) as a `<name>_after_nul` hex property; a non-editor section
+//!   layout as the JSON map property `wwd_layout`. Strings are shown as Windows-1252, which maps
+//!   all 256 byte values one to one, so they come back as the same bytes.
+//! * A level without a main plane keeps its tile-properties table in a `tile attributes` tileset.
 //!
-//! What has no home in a [`TileMap`] (a non-editor section layout, cells that name an image set
-//! the plane does not list) is reported as a [`Warning`].
+//! Cells that name an image set the plane does not list are kept (their tileset is named
+//! `set<N>`) and reported as a [`Warning`]. [`from_tilemap`] documents the way back.
 
 use std::collections::BTreeMap;
 
 use super::model::*;
-use crate::error::{Location, Warning};
+use crate::error::{Error, Location, Result, Warning};
 use crate::registry::Format;
+use crate::strings::RawString;
 use crate::tilemap::{
-    Layer, MapObject, ObjectGroup, Properties, PropertyValue, Shape, TileData, TileLayer, TileMap,
+    Layer, MapObject, ObjectGroup, Properties, PropertyError, Shape, TileData, TileLayer, TileMap,
     Tileset,
 };
 
@@ -34,13 +39,6 @@ fn clamp_u32(v: i32) -> u32 {
 /// Convert a level to the common model, with warnings for what does not map.
 pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
     let mut warnings = Vec::new();
-    if wwd.layout.is_some() {
-        warnings.push(Warning::warning(
-            F,
-            Location::path("layout"),
-            "the file's non-editor section layout has no place in a tile map and is not carried over",
-        ));
-    }
     let main = wwd.planes.iter().position(Plane::is_main);
     let reference = main.and_then(|i| wwd.planes.get(i)).or(wwd.planes.first());
     let (tile_width, tile_height) = reference.map_or((64, 64), |p| {
@@ -98,12 +96,7 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
                 .int("wwd_image_set", i64::from(set));
             if Some(pi) == main && set == 0 {
                 ts.tiles = tile_attributes(&wwd.tile_properties);
-                ts.properties
-                    .int("wwd_tp_unknown1", wwd.tile_properties.unknown1)
-                    .int("wwd_tp_unknown2", wwd.tile_properties.unknown2);
-                for (i, v) in wwd.tile_properties.unknown3_7.iter().enumerate() {
-                    ts.properties.int(format!("wwd_tp_unknown{}", i + 3), *v);
-                }
+                tile_properties_header(&mut ts.properties, &wwd.tile_properties);
             }
             firsts.insert((pi, set), next_gid);
             next_gid = next_gid.saturating_add(count.max(1));
@@ -219,27 +212,80 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
         properties: header_properties(&wwd.header),
         source_format: F,
     };
+    let mut map = map;
+    if let Some(layout) = &wwd.layout {
+        match serde_json::to_string(layout) {
+            Ok(json) => {
+                map.properties.string(LAYOUT_PROPERTY, json);
+            }
+            Err(e) => warnings.push(Warning::warning(
+                F,
+                Location::path("layout"),
+                format!("the file's section layout could not be kept: {e}"),
+            )),
+        }
+    }
+    if main.is_none() && !wwd.tile_properties.records.is_empty() {
+        let mut ts = Tileset {
+            name: "tile attributes".into(),
+            first_gid: next_free_gid(&map.tilesets),
+            tile_width,
+            tile_height,
+            tile_count: wwd.tile_properties.records.len() as u32,
+            image: None,
+            properties: Properties::new(),
+            tiles: tile_attributes(&wwd.tile_properties),
+        };
+        tile_properties_header(&mut ts.properties, &wwd.tile_properties);
+        map.tilesets.push(ts);
+    }
     (map, warnings)
 }
 
-fn slot_value(s: &SlotString) -> PropertyValue {
-    PropertyValue::String(s.text.display())
+/// Map property holding a non-editor section layout as JSON ([`Wwd::layout`]).
+pub const LAYOUT_PROPERTY: &str = "wwd_layout";
+/// Suffix of the property that keeps a slot string's bytes after its NUL, as hex.
+pub const AFTER_NUL_SUFFIX: &str = "_after_nul";
+
+fn next_free_gid(tilesets: &[Tileset]) -> u32 {
+    tilesets
+        .last()
+        .map_or(1, |t| t.first_gid.saturating_add(t.tile_count.max(1)))
+}
+
+fn tile_properties_header(p: &mut Properties, tp: &TileProperties) {
+    p.int("wwd_tp_unknown1", tp.unknown1)
+        .int("wwd_tp_unknown2", tp.unknown2);
+    for (i, v) in tp.unknown3_7.iter().enumerate() {
+        p.int(format!("wwd_tp_unknown{}", i + 3), *v);
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn slot(p: &mut Properties, name: &str, s: &SlotString) {
+    p.string(name, s.text.display());
+    if let Some(rest) = &s.after_nul {
+        p.string(format!("{name}{AFTER_NUL_SUFFIX}"), hex(rest.as_bytes()));
+    }
 }
 
 fn header_properties(h: &Header) -> Properties {
     let mut p = Properties::new();
-    p.push("name", slot_value(&h.name))
-        .push("author", slot_value(&h.author))
-        .push("birth", slot_value(&h.birth))
-        .push("rez_file", slot_value(&h.rez_file))
-        .push("image_dir", slot_value(&h.image_dir))
-        .push("pal_rez", slot_value(&h.pal_rez))
-        .push("launch_app", slot_value(&h.launch_app));
+    slot(&mut p, "name", &h.name);
+    slot(&mut p, "author", &h.author);
+    slot(&mut p, "birth", &h.birth);
+    slot(&mut p, "rez_file", &h.rez_file);
+    slot(&mut p, "image_dir", &h.image_dir);
+    slot(&mut p, "pal_rez", &h.pal_rez);
+    slot(&mut p, "launch_app", &h.launch_app);
     for (i, s) in h.image_sets.iter().enumerate() {
-        p.push(format!("image_set{}", i + 1), slot_value(s));
+        slot(&mut p, &format!("image_set{}", i + 1), s);
     }
     for (i, s) in h.prefixes.iter().enumerate() {
-        p.push(format!("prefix{}", i + 1), slot_value(s));
+        slot(&mut p, &format!("prefix{}", i + 1), s);
     }
     p.int("flags", h.flags.bits())
         .bool("use_z_coords", h.flags.contains(HeaderFlags::USE_Z_COORDS))
@@ -264,6 +310,8 @@ fn plane_properties(plane: &Plane) -> Properties {
             "auto_tile_size",
             plane.flags.contains(PlaneFlags::AUTO_TILE_SIZE),
         )
+        .int("tile_width", plane.tile_width)
+        .int("tile_height", plane.tile_height)
         .int("z", plane.z_coord)
         .int("fill_color", plane.fill_color)
         .int("movement_x_percent", plane.movement_x_percent)
@@ -280,6 +328,9 @@ fn plane_properties(plane: &Plane) -> Properties {
         .int("unknown5", plane.unknown5)
         .int("unknown6", plane.unknown6)
         .int("unknown7", plane.unknown7);
+    if let Some(rest) = &plane.name.after_nul {
+        p.string(format!("name{AFTER_NUL_SUFFIX}"), hex(rest.as_bytes()));
+    }
     p
 }
 
@@ -346,7 +397,6 @@ fn tile_attributes(tp: &TileProperties) -> Vec<TileData> {
 fn map_object(o: &Object, id: u32) -> MapObject {
     let mut p = Properties::new();
     p.int("wwd_id", o.id)
-        .string("logic", o.logic.display())
         .string("image_set", o.image_set.display())
         .string("animation", o.animation.display())
         .int("z", o.z)
@@ -408,4 +458,695 @@ fn map_object(o: &Object, id: u32) -> MapObject {
         visible: !o.draw_flags.contains(DrawFlags::NO_DRAW),
         properties: p,
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Common TileMap -> WWD: the way back.
+
+/// Where an import error happened, as a path naming the layer, object and property.
+fn at(path: impl Into<String>) -> Location {
+    Location::path(path)
+}
+
+fn prop_err(path: &str, e: PropertyError) -> Error {
+    Error::malformed(F, at(path), format!("wwd: {path}: {e}"))
+}
+
+/// Typed property access that names the owner on error.
+struct Props<'a> {
+    props: &'a Properties,
+    path: String,
+}
+
+impl Props<'_> {
+    fn i32(&self, name: &str) -> Result<i32> {
+        self.props
+            .need_i32(name)
+            .map_err(|e| prop_err(&self.path, e))
+    }
+
+    fn u32(&self, name: &str) -> Result<u32> {
+        self.props
+            .need_u32(name)
+            .map_err(|e| prop_err(&self.path, e))
+    }
+
+    fn opt_bool(&self, name: &str) -> Result<Option<bool>> {
+        self.props
+            .get_bool(name)
+            .map_err(|e| prop_err(&self.path, e))
+    }
+
+    fn opt_str(&self, name: &str) -> Result<Option<&str>> {
+        self.props
+            .get_str(name)
+            .map_err(|e| prop_err(&self.path, e))
+    }
+
+    fn str(&self, name: &str) -> Result<&str> {
+        self.props
+            .need_str(name)
+            .map_err(|e| prop_err(&self.path, e))
+    }
+
+    fn raw(&self, name: &str) -> Result<RawString> {
+        encode(&self.path, name, self.str(name)?)
+    }
+
+    fn slot(&self, name: &str) -> Result<SlotString> {
+        let text = self.raw(name)?;
+        let after = format!("{name}{AFTER_NUL_SUFFIX}");
+        let after_nul = match self.opt_str(&after)? {
+            Some(h) => Some(RawString(unhex(h).ok_or_else(|| {
+                Error::malformed(
+                    F,
+                    at(&self.path),
+                    format!(
+                        "wwd: {}: property {after:?} must be hex digits (two per byte), found {h:?}",
+                        self.path
+                    ),
+                )
+            })?)),
+            None => None,
+        };
+        Ok(SlotString { text, after_nul })
+    }
+
+    fn rect(&self, name: &str) -> Result<Rect> {
+        let text = self.str(name)?;
+        let v: Vec<Option<i32>> = text.split(',').map(|t| t.trim().parse().ok()).collect();
+        match v.as_slice() {
+            [Some(l), Some(t), Some(r), Some(b)] => Ok(Rect::new(*l, *t, *r, *b)),
+            _ => Err(Error::malformed(
+                F,
+                at(&self.path),
+                format!(
+                    "wwd: {}: property {name:?} must be four integers \"left,top,right,bottom\", \
+                     found {text:?}",
+                    self.path
+                ),
+            )),
+        }
+    }
+
+    /// `flags`, then each named bit's bool property set or cleared (a bool edited in Tiled wins
+    /// over the number it came from).
+    fn flags(&self, bits: &[(&str, u32)]) -> Result<u32> {
+        let mut v = self.u32("flags")?;
+        for (name, bit) in bits {
+            match self.opt_bool(name)? {
+                Some(true) => v |= bit,
+                Some(false) => v &= !bit,
+                None => {}
+            }
+        }
+        Ok(v)
+    }
+}
+
+fn encode(path: &str, name: &str, text: &str) -> Result<RawString> {
+    RawString::from_display(text).map_err(|c| {
+        Error::malformed(
+            F,
+            at(path),
+            format!(
+                "wwd: {path}: property {name:?} has {c:?} (U+{:04X}), which the level's \
+                 Windows-1252 strings cannot hold",
+                u32::from(c)
+            ),
+        )
+    })
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    if b.len() % 2 != 0 {
+        return None;
+    }
+    b.chunks_exact(2)
+        .map(|p| {
+            let d = |c: u8| (c as char).to_digit(16);
+            match p {
+                [h, l] => Some((d(*h)? * 16 + d(*l)?) as u8),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// What a tileset's cells mean in a WWD plane.
+#[derive(Clone, Copy)]
+enum SetKind {
+    Image { plane: usize, set: u16 },
+    Fill,
+    Other,
+}
+
+fn tileset_kind(ts: &Tileset, index: usize) -> Result<SetKind> {
+    let p = Props {
+        props: &ts.properties,
+        path: format!("tilesets[{index}] {:?}", ts.name),
+    };
+    if p.opt_bool("wwd_fill")? == Some(true) {
+        return Ok(SetKind::Fill);
+    }
+    let plane = p
+        .props
+        .get_int("wwd_plane")
+        .map_err(|e| prop_err(&p.path, e))?;
+    let set = p
+        .props
+        .get_int("wwd_image_set")
+        .map_err(|e| prop_err(&p.path, e))?;
+    match (plane, set) {
+        (Some(plane), Some(set)) => Ok(SetKind::Image {
+            plane: usize::try_from(plane).map_err(|_| {
+                Error::malformed(
+                    F,
+                    at(&p.path),
+                    format!("wwd: {}: wwd_plane is negative", p.path),
+                )
+            })?,
+            set: u16::try_from(set).map_err(|_| {
+                Error::malformed(
+                    F,
+                    at(&p.path),
+                    format!("wwd: {}: wwd_image_set {set} is not 0..=65535", p.path),
+                )
+            })?,
+        }),
+        _ => Ok(SetKind::Other),
+    }
+}
+
+fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
+    let path = format!("tilesets[{index}] {:?}", ts.name);
+    let p = Props {
+        props: &ts.properties,
+        path: path.clone(),
+    };
+    let mut unknown3_7 = [0u32; 5];
+    for (i, v) in unknown3_7.iter_mut().enumerate() {
+        *v = p.u32(&format!("wwd_tp_unknown{}", i + 3))?;
+    }
+    let mut tiles: Vec<&TileData> = ts
+        .tiles
+        .iter()
+        .filter(|t| t.properties.get("type").is_some())
+        .collect();
+    tiles.sort_by_key(|t| t.id);
+    let mut records = Vec::with_capacity(tiles.len());
+    for (k, t) in tiles.iter().enumerate() {
+        let tpath = format!("{path} tile {}", t.id);
+        if t.id as usize != k {
+            return Err(Error::malformed(
+                F,
+                at(&tpath),
+                format!(
+                    "wwd: {tpath}: tile attributes must cover tiles 0, 1, 2, … without gaps \
+                     (the WWD table is indexed by tile id), but tile {k} has none"
+                ),
+            ));
+        }
+        let tp = Props {
+            props: &t.properties,
+            path: tpath.clone(),
+        };
+        let attr = match tp.str("type")? {
+            "single" => TileAttr::Single {
+                attribute: tp.i32("attribute")?,
+            },
+            "double" => {
+                let mut rect = Rect::new(
+                    tp.i32("rect_left")?,
+                    tp.i32("rect_top")?,
+                    tp.i32("rect_right")?,
+                    tp.i32("rect_bottom")?,
+                );
+                // A collision rectangle moved or resized in Tiled's collision editor wins
+                // (half-open in Tiled, inclusive in WWD).
+                if let Some(MapObject {
+                    x,
+                    y,
+                    shape: Shape::Rect { width, height },
+                    ..
+                }) = t.collision.first()
+                {
+                    let (l, top) = (x.round(), y.round());
+                    let (r, b) = ((x + width).round() - 1.0, (y + height).round() - 1.0);
+                    if [l, top, r, b].iter().all(|v| v.abs() < 2.0e9) {
+                        rect = Rect::new(l as i32, top as i32, r as i32, b as i32);
+                    }
+                }
+                TileAttr::Double {
+                    outside: tp.i32("outside")?,
+                    inside: tp.i32("inside")?,
+                    rect,
+                }
+            }
+            "mask" => {
+                let h = tp.str("mask_hex")?;
+                TileAttr::Mask {
+                    mask: unhex(h).ok_or_else(|| {
+                        Error::malformed(
+                            F,
+                            at(&tpath),
+                            format!("wwd: {tpath}: property \"mask_hex\" must be hex digits"),
+                        )
+                    })?,
+                }
+            }
+            other => {
+                return Err(Error::malformed(
+                    F,
+                    at(&tpath),
+                    format!(
+                        "wwd: {tpath}: property \"type\" must be \"single\", \"double\" or \
+                         \"mask\", found {other:?}"
+                    ),
+                ));
+            }
+        };
+        records.push(TileProperty {
+            unknown: tp.u32("unknown")?,
+            width: tp.u32("width")?,
+            height: tp.u32("height")?,
+            attr,
+        });
+    }
+    Ok(TileProperties {
+        unknown1: p.u32("wwd_tp_unknown1")?,
+        unknown2: p.u32("wwd_tp_unknown2")?,
+        unknown3_7,
+        records,
+    })
+}
+
+fn header_from(props: &Properties) -> Result<Header> {
+    let p = Props {
+        props,
+        path: "map properties".into(),
+    };
+    let slots = |prefix: &str| -> Result<[SlotString; 4]> {
+        Ok([
+            p.slot(&format!("{prefix}1"))?,
+            p.slot(&format!("{prefix}2"))?,
+            p.slot(&format!("{prefix}3"))?,
+            p.slot(&format!("{prefix}4"))?,
+        ])
+    };
+    Ok(Header {
+        unknown1: p.u32("unknown1")?,
+        flags: HeaderFlags::from_bits_retain(p.flags(&[
+            ("use_z_coords", HeaderFlags::USE_Z_COORDS.bits()),
+            ("compress", HeaderFlags::COMPRESS.bits()),
+        ])?),
+        unknown2: p.u32("unknown2")?,
+        name: p.slot("name")?,
+        author: p.slot("author")?,
+        birth: p.slot("birth")?,
+        rez_file: p.slot("rez_file")?,
+        image_dir: p.slot("image_dir")?,
+        pal_rez: p.slot("pal_rez")?,
+        start_x: p.i32("start_x")?,
+        start_y: p.i32("start_y")?,
+        unknown3: p.u32("unknown3")?,
+        unknown4: p.u32("unknown4")?,
+        launch_app: p.slot("launch_app")?,
+        image_sets: slots("image_set")?,
+        prefixes: slots("prefix")?,
+    })
+}
+
+/// A factor as a whole percentage, or `None` when it is not one.
+fn percent(factor: f64) -> Option<i32> {
+    let v = (factor * 100.0).round();
+    ((factor * 100.0 - v).abs() < 1e-6 && v.abs() < 2.0e9).then_some(v as i32)
+}
+
+fn whole(v: f64) -> Option<i32> {
+    (v.is_finite() && v.fract() == 0.0 && v.abs() < 2.0e9).then_some(v as i32)
+}
+
+fn plane_from(
+    layer: &TileLayer,
+    index: usize,
+    layer_index: usize,
+    kinds: &[(u32, u32, SetKind)],
+) -> Result<Plane> {
+    let path = format!("layers[{layer_index}] {:?}", layer.name);
+    let p = Props {
+        props: &layer.properties,
+        path: path.clone(),
+    };
+    let mut flags = p.flags(&[
+        ("main_plane", PlaneFlags::MAIN_PLANE.bits()),
+        ("no_draw", PlaneFlags::NO_DRAW.bits()),
+        ("wrap_x", PlaneFlags::X_WRAPPING.bits()),
+        ("wrap_y", PlaneFlags::Y_WRAPPING.bits()),
+        ("auto_tile_size", PlaneFlags::AUTO_TILE_SIZE.bits()),
+    ])?;
+    // Tiled's own eye toggle is the plane's no-draw flag.
+    if layer.visible == (flags & PlaneFlags::NO_DRAW.bits() != 0) {
+        flags ^= PlaneFlags::NO_DRAW.bits();
+    }
+    let mut movement_x_percent = p.i32("movement_x_percent")?;
+    let mut movement_y_percent = p.i32("movement_y_percent")?;
+    // Parallax or offset edited in Tiled's layer panel win over the properties.
+    if layer.parallax.0 != f64::from(movement_x_percent) / 100.0 {
+        movement_x_percent = percent(layer.parallax.0).ok_or_else(|| {
+            Error::malformed(
+                F,
+                at(&path),
+                format!(
+                    "wwd: {path}: horizontal parallax {} is not a whole percentage",
+                    layer.parallax.0
+                ),
+            )
+        })?;
+    }
+    if layer.parallax.1 != f64::from(movement_y_percent) / 100.0 {
+        movement_y_percent = percent(layer.parallax.1).ok_or_else(|| {
+            Error::malformed(
+                F,
+                at(&path),
+                format!(
+                    "wwd: {path}: vertical parallax {} is not a whole percentage",
+                    layer.parallax.1
+                ),
+            )
+        })?;
+    }
+    let offset = |v: f64, what: &str| {
+        whole(v).ok_or_else(|| {
+            Error::malformed(
+                F,
+                at(&path),
+                format!("wwd: {path}: {what} offset {v} is not a whole number of pixels"),
+            )
+        })
+    };
+    let mut origin_x = p.i32("origin_x")?;
+    let mut origin_y = p.i32("origin_y")?;
+    if layer.offset.0 != f64::from(origin_x) {
+        origin_x = offset(layer.offset.0, "horizontal")?;
+    }
+    if layer.offset.1 != f64::from(origin_y) {
+        origin_y = offset(layer.offset.1, "vertical")?;
+    }
+    let mut image_sets = Vec::new();
+    while let Some(name) = p.opt_str(&format!("image_set{}", image_sets.len()))? {
+        image_sets.push(encode(&path, "image_set", name)?);
+    }
+    let name_after = format!("name{AFTER_NUL_SUFFIX}");
+    let name = SlotString {
+        text: encode(&path, "layer name", &layer.name)?,
+        after_nul: match p.opt_str(&name_after)? {
+            Some(h) => Some(RawString(unhex(h).ok_or_else(|| {
+                Error::malformed(
+                    F,
+                    at(&path),
+                    format!("wwd: {path}: property {name_after:?} must be hex digits"),
+                )
+            })?)),
+            None => None,
+        },
+    };
+
+    let width = layer.width();
+    let mut tiles = Vec::with_capacity(layer.data().len());
+    let mut last: Option<(u32, u32, SetKind)> = None;
+    for (i, &gid) in layer.data().iter().enumerate() {
+        if gid == 0 {
+            tiles.push(TILE_EMPTY);
+            continue;
+        }
+        let hit = match last {
+            Some(k @ (first, count, _)) if gid >= first && gid - first < count => Some(k),
+            _ => kinds
+                .iter()
+                .rev()
+                .find(|(first, _, _)| *first <= gid)
+                .filter(|(first, count, _)| gid - first < *count)
+                .copied(),
+        };
+        last = hit;
+        let cell = || {
+            let w = width.max(1) as usize;
+            format!("{path} cell ({}, {})", i % w, i / w)
+        };
+        let raw = match hit {
+            None => {
+                return Err(Error::malformed(
+                    F,
+                    at(cell()),
+                    format!("wwd: {}: gid {gid} belongs to no tileset", cell()),
+                ));
+            }
+            Some((_, _, SetKind::Fill)) => TILE_FILL,
+            Some((first, _, SetKind::Image { plane, set })) if plane == index => {
+                let id = u16::try_from(gid - first).map_err(|_| {
+                    Error::malformed(
+                        F,
+                        at(cell()),
+                        format!("wwd: {}: tile id {} is over 65535", cell(), gid - first),
+                    )
+                })?;
+                Tile::Image { set, id }.to_raw()
+            }
+            Some((_, _, SetKind::Image { plane, .. })) => {
+                return Err(Error::malformed(
+                    F,
+                    at(cell()),
+                    format!(
+                        "wwd: {}: gid {gid} is a tile of plane {plane}'s tileset; a WWD plane can \
+                         only use its own image sets",
+                        cell()
+                    ),
+                ));
+            }
+            Some((_, _, SetKind::Other)) => {
+                return Err(Error::malformed(
+                    F,
+                    at(cell()),
+                    format!(
+                        "wwd: {}: gid {gid} is in a tileset that is no WWD image set (it has no \
+                         wwd_plane/wwd_image_set properties)",
+                        cell()
+                    ),
+                ));
+            }
+        };
+        tiles.push(raw);
+    }
+    let dim = |v: u32, what: &str| {
+        i32::try_from(v).map_err(|_| {
+            Error::malformed(
+                F,
+                at(&path),
+                format!("wwd: {path}: {what} {v} is too large"),
+            )
+        })
+    };
+    Ok(Plane {
+        unknown1: p.u32("unknown1")?,
+        flags: PlaneFlags::from_bits_retain(flags),
+        unknown2: p.u32("unknown2")?,
+        name,
+        width_px: p.i32("width_px")?,
+        height_px: p.i32("height_px")?,
+        tile_width: p.i32("tile_width")?,
+        tile_height: p.i32("tile_height")?,
+        tiles_wide: dim(layer.width(), "width")?,
+        tiles_high: dim(layer.height(), "height")?,
+        origin_x,
+        origin_y,
+        movement_x_percent,
+        movement_y_percent,
+        fill_color: p.i32("fill_color")?,
+        z_coord: p.i32("z")?,
+        unknown5: p.u32("unknown5")?,
+        unknown6: p.u32("unknown6")?,
+        unknown7: p.u32("unknown7")?,
+        image_sets,
+        tiles,
+        objects: Vec::new(),
+    })
+}
+
+fn object_from(o: &MapObject, path: &str, warnings: &mut Vec<Warning>) -> Result<Object> {
+    let p = Props {
+        props: &o.properties,
+        path: path.to_string(),
+    };
+    let mut pos = |v: f64, what: &str| -> Result<i32> {
+        let r = v.round();
+        if !(v.is_finite() && r.abs() < 2.0e9) {
+            return Err(Error::malformed(
+                F,
+                at(path),
+                format!("wwd: {path}: {what} {v} is not a pixel position"),
+            ));
+        }
+        if r != v {
+            warnings.push(Warning::warning(
+                F,
+                at(path),
+                format!("{what} {v} rounded to the whole pixel {r}"),
+            ));
+        }
+        Ok(r as i32)
+    };
+    let mut draw_flags = p.u32("draw_flags")?;
+    if o.visible == (draw_flags & DrawFlags::NO_DRAW.bits() != 0) {
+        draw_flags ^= DrawFlags::NO_DRAW.bits();
+    }
+    let mut user_values = [0i32; 8];
+    for (i, v) in user_values.iter_mut().enumerate() {
+        *v = p.i32(&format!("user{}", i + 1))?;
+    }
+    Ok(Object {
+        id: p.i32("wwd_id")?,
+        x: pos(o.x, "x")?,
+        y: pos(o.y, "y")?,
+        z: p.i32("z")?,
+        i: p.i32("i")?,
+        add_flags: AddFlags::from_bits_retain(p.u32("add_flags")?),
+        dynamic_flags: DynamicFlags::from_bits_retain(p.u32("dynamic_flags")?),
+        draw_flags: DrawFlags::from_bits_retain(draw_flags),
+        user_flags: UserFlags::from_bits_retain(p.u32("user_flags")?),
+        score: p.i32("score")?,
+        points: p.i32("points")?,
+        powerup: p.i32("powerup")?,
+        damage: p.i32("damage")?,
+        smarts: p.i32("smarts")?,
+        health: p.i32("health")?,
+        move_rect: p.rect("move_rect")?,
+        hit_rect: p.rect("hit_rect")?,
+        attack_rect: p.rect("attack_rect")?,
+        clip_rect: p.rect("clip_rect")?,
+        user_rect1: p.rect("user_rect1")?,
+        user_rect2: p.rect("user_rect2")?,
+        user_values,
+        min_x: p.i32("min_x")?,
+        min_y: p.i32("min_y")?,
+        max_x: p.i32("max_x")?,
+        max_y: p.i32("max_y")?,
+        speed_x: p.i32("speed_x")?,
+        speed_y: p.i32("speed_y")?,
+        tweak_x: p.i32("tweak_x")?,
+        tweak_y: p.i32("tweak_y")?,
+        counter: p.i32("counter")?,
+        speed: p.i32("speed")?,
+        width: p.i32("width")?,
+        height: p.i32("height")?,
+        direction: p.i32("direction")?,
+        face_dir: p.i32("face_dir")?,
+        time_delay: p.i32("time_delay")?,
+        frame_delay: p.i32("frame_delay")?,
+        object_type: p.u32("object_type")?,
+        hit_type_flags: p.u32("hit_type_flags")?,
+        move_res_x: p.u32("move_res_x")?,
+        move_res_y: p.u32("move_res_y")?,
+        name: encode(path, "name", &o.name)?,
+        logic: encode(path, "class (the object's logic)", &o.class)?,
+        image_set: p.raw("image_set")?,
+        animation: p.raw("animation")?,
+    })
+}
+
+/// Rebuild a level from a map made by [`to_tilemap`] (and possibly edited in Tiled since).
+///
+/// Everything is looked up by property name, so the order Tiled saves properties in does not
+/// matter. Where the map shows a value in two places, the editor's own control wins over the
+/// property it was made from when they disagree: a layer's parallax over its
+/// `movement_*_percent`, its offset over `origin_*`, its visibility over `no_draw`, an object's
+/// visibility over `draw_flags`' no-draw bit, the flag bools over `flags`, a double tile's
+/// collision rectangle over its `rect_*` properties. Tile layers become planes in order; an object
+/// group's `wwd_plane` names the plane its objects belong to. Object positions are rounded to
+/// whole pixels (with a warning). A `wwd_layout` map property restores a non-editor section
+/// layout; when the edited level no longer fits it, the editor's layout is used (with a
+/// warning).
+pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
+    let mut warnings = Vec::new();
+    let header = header_from(&map.properties)?;
+    let mut kinds = Vec::with_capacity(map.tilesets.len());
+    let mut tile_properties = None;
+    for (i, ts) in map.tilesets.iter().enumerate() {
+        kinds.push((ts.first_gid, ts.tile_count, tileset_kind(ts, i)?));
+        if tile_properties.is_none() && ts.properties.get("wwd_tp_unknown1").is_some() {
+            tile_properties = Some(tile_records(ts, i)?);
+        }
+    }
+    let mut planes = Vec::new();
+    let mut groups = Vec::new();
+    for (li, layer) in map.layers.iter().enumerate() {
+        match layer {
+            Layer::Tiles(t) => {
+                let plane = plane_from(t, planes.len(), li, &kinds)?;
+                planes.push(plane);
+            }
+            Layer::Objects(g) => groups.push((li, g)),
+        }
+    }
+    for (li, g) in groups {
+        let path = format!("layers[{li}] {:?}", g.name);
+        let plane = g
+            .properties
+            .get_int("wwd_plane")
+            .map_err(|e| prop_err(&path, e))?
+            .ok_or_else(|| {
+                Error::malformed(
+                    F,
+                    at(&path),
+                    format!(
+                        "wwd: {path}: an object group needs the int property \"wwd_plane\" \
+                         naming the plane (0 = the first tile layer) its objects belong to"
+                    ),
+                )
+            })?;
+        let count = planes.len();
+        let target = usize::try_from(plane)
+            .ok()
+            .and_then(|i| planes.get_mut(i))
+            .ok_or_else(|| {
+                Error::malformed(
+                    F,
+                    at(&path),
+                    format!("wwd: {path}: wwd_plane {plane} is not one of the {count} planes"),
+                )
+            })?;
+        for o in &g.objects {
+            let opath = format!("{path} object {} {:?}", o.id, o.name);
+            target.objects.push(object_from(o, &opath, &mut warnings)?);
+        }
+    }
+    let layout = match map.properties.get_str(LAYOUT_PROPERTY) {
+        Ok(Some(json)) => Some(serde_json::from_str::<Layout>(json).map_err(|e| {
+            Error::malformed(
+                F,
+                at("map properties"),
+                format!("wwd: map property {LAYOUT_PROPERTY:?} is not a section layout: {e}"),
+            )
+        })?),
+        Ok(None) => None,
+        Err(e) => return Err(prop_err("map properties", e)),
+    };
+    let mut wwd = Wwd {
+        header,
+        planes,
+        tile_properties: tile_properties.unwrap_or_default(),
+        layout,
+        source: None,
+    };
+    if wwd.layout.is_some() && wwd.write().is_err() {
+        wwd.layout = None;
+        warnings.push(Warning::warning(
+            F,
+            at(LAYOUT_PROPERTY),
+            "the edited level no longer fits the original file's section layout; it is written \
+             in the editor's layout",
+        ));
+    }
+    Ok((wwd, warnings))
 }

@@ -40,7 +40,7 @@ mod read;
 pub mod samples;
 mod write;
 
-pub use convert::to_tilemap;
+pub use convert::{AFTER_NUL_SUFFIX, LAYOUT_PROPERTY, from_tilemap, to_tilemap};
 pub use model::*;
 pub use read::{checksum, read, read_with};
 pub use write::{WriteOptions, ZLIB_LEVEL, write, write_with};
