@@ -48,7 +48,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let Some(format) = args.to else {
         return Err(usage("batch mode needs --to FORMAT (json or wwd)"));
     };
-    let target = Target::new(format, args.compression())?;
+    let target = Target::new(format, args.compression())?.with_tiles(args.tiles.clone());
     if let Some(stdin) = args.paths.iter().find(|p| is_stdio(p)) {
         return Err(usage(format!(
             "`{}` (stdin) cannot be used in batch mode",
@@ -56,7 +56,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         )));
     }
     let started = Instant::now();
-    let jobs = plan(&args.paths, out_dir, target)?;
+    let jobs = plan(&args.paths, out_dir, &target)?;
 
     let pool = {
         let mut builder = rayon::ThreadPoolBuilder::new();
@@ -69,7 +69,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     // Classify: which walked files are worth converting.
     let keep: Vec<bool> = pool.install(|| {
         jobs.par_iter()
-            .map(|job| !job.walked || wanted(&job.input, target))
+            .map(|job| !job.walked || wanted(&job.input, &target))
             .collect()
     });
     let mut outcomes: Vec<Option<Outcome>> = keep
@@ -111,7 +111,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             .filter_map(|&index| {
                 let job = jobs.get(index)?;
                 bar.set_message(job.input.display().to_string());
-                let outcome = match convert_one(job, target, args.force) {
+                let outcome = match convert_one(job, &target, args.force) {
                     Ok((bytes_in, bytes_out)) => Outcome::Converted {
                         bytes_in,
                         bytes_out,
@@ -199,7 +199,7 @@ fn progress_bar(len: u64) -> ProgressBar {
 }
 
 /// Every input with its output, in a stable order.
-fn plan(paths: &[PathBuf], out_dir: &Path, target: Target) -> anyhow::Result<Vec<Job>> {
+fn plan(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Result<Vec<Job>> {
     let out_canonical = fs::canonicalize(out_dir).ok();
     let mut jobs = Vec::new();
     for path in paths {
@@ -253,7 +253,7 @@ fn walk(dir: &Path, skip: Option<&Path>, found: &mut Vec<PathBuf>) -> std::io::R
 
 /// Whether a walked file is one to convert: levelkit can read its format, and it is not in
 /// the target format already.
-fn wanted(path: &Path, target: Target) -> bool {
+fn wanted(path: &Path, target: &Target) -> bool {
     let Ok(head) = files::read_head(path, SNIFF_LEN) else {
         // Unreadable now means unreadable later: let the conversion report why.
         return true;
@@ -266,7 +266,7 @@ fn wanted(path: &Path, target: Target) -> bool {
 }
 
 /// Convert one file; the sizes read and written.
-fn convert_one(job: &Job, target: Target, force: bool) -> anyhow::Result<(u64, u64)> {
+fn convert_one(job: &Job, target: &Target, force: bool) -> anyhow::Result<(u64, u64)> {
     if files::same_file(&job.input, &job.output) {
         return Err(anyhow!(
             "{} is the input itself; levelkit never writes to its input",
@@ -280,7 +280,7 @@ fn convert_one(job: &Job, target: Target, force: bool) -> anyhow::Result<(u64, u
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    let written = write_converted(&model, &target, &job.output, force)?;
+    let written = write_converted(&model, target, &job.output, force)?;
     let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
     Ok((bytes_in, written))
 }

@@ -77,6 +77,11 @@ pub struct RenderArgs {
     /// The PNG to write (`-` writes stdout).
     #[arg(value_name = "OUT")]
     pub output: PathBuf,
+    /// Tile graphics to use instead of generated ones: an image (Graal's pics1.png), or a
+    /// folder with one image per tileset (`<set>.png`) or per tile named by id
+    /// (`ACTION/012.png`); PNG, BMP, GIF, JPEG or TGA.
+    #[arg(long, value_name = "PATH")]
+    pub tiles: Option<PathBuf>,
     /// Overwrite an existing output.
     #[arg(long, short = 'f')]
     pub force: bool,
@@ -138,6 +143,11 @@ pub struct ConvertArgs {
     /// Write WWD output with a plain main block, whatever the input had.
     #[arg(long)]
     pub no_compress: bool,
+    /// Tile graphics to use instead of generated ones: an image (Graal's pics1.png), or a
+    /// folder with one image per tileset (`<set>.png`) or per tile named by id
+    /// (`ACTION/012.png`); PNG, BMP, GIF, JPEG or TGA.
+    #[arg(long, value_name = "PATH")]
+    pub tiles: Option<PathBuf>,
     /// Batch mode: convert this many files at once (default: one per CPU).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

@@ -1,7 +1,7 @@
 //! `levelkit convert`: the single-file form (`IN OUT`), the choice between it and batch mode,
 //! and the conversion both share.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use levelkit::Format;
 use levelkit::formats::Model;
@@ -12,12 +12,14 @@ use crate::files::{self, display_name, is_stdio};
 use crate::{EXIT_OK, batch, dump, usage};
 
 /// What to write: the format and the options that apply to it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Target {
     /// The output format (one levelkit can write).
     pub format: Format,
     /// WWD only: the compression override.
     pub compress: Option<bool>,
+    /// Tiled maps and previews: the user's tile graphics (`--tiles`).
+    pub tiles: Option<PathBuf>,
 }
 
 impl Target {
@@ -29,7 +31,17 @@ impl Target {
                 format.name()
             )));
         }
-        Ok(Target { format, compress })
+        Ok(Target {
+            format,
+            compress,
+            tiles: None,
+        })
+    }
+
+    /// The same target drawing tiles from `tiles` (`--tiles`).
+    pub fn with_tiles(mut self, tiles: Option<PathBuf>) -> Target {
+        self.tiles = tiles;
+        self
     }
 }
 
@@ -66,11 +78,17 @@ pub fn convert_with_side_files(
     for w in &warnings {
         crate::report(format_args!("{w}"));
     }
+    let (atlases, user_tiles) = crate::tiles::atlases(&map, target.tiles.as_deref())?;
     if target.format == Format::Png {
-        let options = png::RenderOptions {
+        let mut options = png::RenderOptions {
             scale: png::Scale::Fit,
             ..png::RenderOptions::default()
         };
+        if user_tiles {
+            for (ts, image) in map.tilesets.iter().zip(atlases) {
+                options.tileset_images.insert(ts.name.clone(), image);
+            }
+        }
         let image = png::render(&map, &options)?;
         return Ok(Converted {
             main: png::encode_png(&image)?,
@@ -80,8 +98,7 @@ pub fn convert_with_side_files(
     let mut options = tiled::TiledOptions::default();
     let mut side = Vec::new();
     if let Some(stem) = output_stem {
-        for (index, tileset) in map.tilesets.iter().enumerate() {
-            let image = png::tileset_image(tileset)?;
+        for (index, image) in atlases.iter().enumerate() {
             let name = format!("{stem}.tileset{index}.png");
             let entry = tiled::TilesetImage {
                 path: name.clone(),
@@ -94,7 +111,7 @@ pub fn convert_with_side_files(
             } else {
                 options.tileset_images.insert(index, entry);
             }
-            side.push((name, png::encode_png(&image)?));
+            side.push((name, png::encode_png(image)?));
         }
     }
     let main = if target.format == Format::Tmx {
@@ -155,7 +172,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         }
         None => target_from_name(output)?,
     };
-    let target = Target::new(format, args.compression())?;
+    let target = Target::new(format, args.compression())?.with_tiles(args.tiles.clone());
     if !is_stdio(input) && !is_stdio(output) && files::same_file(input, output) {
         return Err(usage(format!(
             "{} is both the input and the output; levelkit never writes to its input",
@@ -217,7 +234,7 @@ pub fn write_converted(
 
 /// `levelkit render IN OUT.png`.
 pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
-    let target = Target::new(Format::Png, None)?;
+    let target = Target::new(Format::Png, None)?.with_tiles(args.tiles.clone());
     if !is_stdio(&args.input)
         && !is_stdio(&args.output)
         && files::same_file(&args.input, &args.output)

@@ -17,6 +17,7 @@ mod convert;
 mod dump;
 mod files;
 mod info;
+mod tiles;
 mod validate;
 
 use std::fmt;
