@@ -16,6 +16,8 @@ use anyhow::{Context as _, anyhow};
 use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use levelkit::Format;
+
 use crate::cli::ConvertArgs;
 use crate::convert::{Target, write_converted};
 use crate::files::{self, is_stdio};
@@ -30,6 +32,8 @@ struct Job {
     output: PathBuf,
     /// Found by walking a directory (may be skipped) rather than named (never skipped).
     walked: bool,
+    /// Index of its target.
+    target: usize,
 }
 
 /// What became of one job.
@@ -45,10 +49,17 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "batch mode (more than two paths, or a directory among them) needs --out DIR",
         ));
     };
-    let Some(format) = args.to else {
-        return Err(usage("batch mode needs --to FORMAT (json or wwd)"));
-    };
-    let target = Target::new(format, args.compression())?.with_tiles(args.tiles.clone());
+    if args.to.is_empty() {
+        return Err(usage(
+            "batch mode needs --to FORMAT (json, wwd, graal, nw, tmx, tmj, png; or a list: json,tmx,png)",
+        ));
+    }
+    let mut targets = Vec::new();
+    for &format in &args.to {
+        if !targets.iter().any(|t: &Target| t.format == format) {
+            targets.push(Target::new(format, args.compression())?.with_tiles(args.tiles.clone()));
+        }
+    }
     if let Some(stdin) = args.paths.iter().find(|p| is_stdio(p)) {
         return Err(usage(format!(
             "`{}` (stdin) cannot be used in batch mode",
@@ -56,7 +67,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         )));
     }
     let started = Instant::now();
-    let jobs = plan(&args.paths, out_dir, &target)?;
+    let jobs = plan(&args.paths, out_dir, &targets)?;
 
     let pool = {
         let mut builder = rayon::ThreadPoolBuilder::new();
@@ -69,7 +80,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     // Classify: which walked files are worth converting.
     let keep: Vec<bool> = pool.install(|| {
         jobs.par_iter()
-            .map(|job| !job.walked || wanted(&job.input, &target))
+            .map(|job| !job.walked || wanted(&job.input, &targets[job.target]))
             .collect()
     });
     let mut outcomes: Vec<Option<Outcome>> = keep
@@ -111,7 +122,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             .filter_map(|&index| {
                 let job = jobs.get(index)?;
                 bar.set_message(job.input.display().to_string());
-                let outcome = match convert_one(job, &target, args.force) {
+                let outcome = match convert_one(job, &targets[job.target], args.force) {
                     Ok((bytes_in, bytes_out)) => Outcome::Converted {
                         bytes_in,
                         bytes_out,
@@ -198,8 +209,20 @@ fn progress_bar(len: u64) -> ProgressBar {
     ProgressBar::new(len).with_style(style)
 }
 
-/// Every input with its output, in a stable order.
-fn plan(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Result<Vec<Job>> {
+/// Every input with its output for every target, in a stable order.
+fn plan(paths: &[PathBuf], out_dir: &Path, targets: &[Target]) -> anyhow::Result<Vec<Job>> {
+    let mut jobs = Vec::new();
+    for (index, target) in targets.iter().enumerate() {
+        for mut job in plan_one(paths, out_dir, target)? {
+            job.target = index;
+            jobs.push(job);
+        }
+    }
+    Ok(jobs)
+}
+
+/// Every input with its output for one target.
+fn plan_one(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Result<Vec<Job>> {
     let out_canonical = fs::canonicalize(out_dir).ok();
     let mut jobs = Vec::new();
     for path in paths {
@@ -214,6 +237,7 @@ fn plan(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Result<Ve
                     output: out_dir.join(relative.with_extension(target.format.extension())),
                     input: file,
                     walked: true,
+                    target: 0,
                 });
             }
         } else {
@@ -225,6 +249,7 @@ fn plan(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Result<Ve
                 output: out_dir.join(name.with_extension(target.format.extension())),
                 input: path.clone(),
                 walked: false,
+                target: 0,
             });
         }
     }
@@ -260,7 +285,14 @@ fn wanted(path: &Path, target: &Target) -> bool {
     };
     let name = files::sniff_name(path);
     match levelkit::sniff(&head, name.as_deref()) {
-        Some(format) => format.info().readable && format != target.format,
+        Some(format) => {
+            let map_target = matches!(target.format, Format::Tmx | Format::Tmj | Format::Png);
+            let is_map = matches!(
+                format,
+                Format::Wwd | Format::GraalLevel | Format::Nw | Format::Tmx | Format::Tmj
+            );
+            format.info().readable && format != target.format && (is_map || !map_target)
+        }
         None => false,
     }
 }

@@ -128,9 +128,11 @@ pub struct ConvertArgs {
     /// directories.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Target format (json, wwd); needed for `-` as OUT and in batch mode.
-    #[arg(long, value_name = "FORMAT", value_parser = writable_target)]
-    pub to: Option<Format>,
+    /// Target format (json, wwd, graal, nw, tmx, tmj, png); needed for `-` as OUT and in batch
+    /// mode, where it may list several (`--to json,tmx,png`: each input becomes each of them;
+    /// inputs that are not levels are skipped for tmx, tmj and png).
+    #[arg(long, value_name = "FORMAT", value_delimiter = ',', value_parser = writable_target)]
+    pub to: Vec<Format>,
     /// Batch mode: write outputs under this directory (created if missing).
     #[arg(long, short = 'o', value_name = "DIR")]
     pub out: Option<PathBuf>,

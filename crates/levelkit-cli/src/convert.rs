@@ -163,14 +163,19 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
              (see `levelkit convert --help`)",
         ));
     };
-    let format = match args.to {
-        Some(format) => format,
-        None if is_stdio(output) => {
+    let format = match args.to.as_slice() {
+        [format] => *format,
+        [_, _, ..] => {
+            return Err(usage(
+                "several --to formats need batch mode (--out DIR); one file converts to one format",
+            ));
+        }
+        [] if is_stdio(output) => {
             return Err(usage(
                 "writing to stdout (`-`) needs --to FORMAT to say which format",
             ));
         }
-        None => target_from_name(output)?,
+        [] => target_from_name(output)?,
     };
     let target = Target::new(format, args.compression())?.with_tiles(args.tiles.clone());
     if !is_stdio(input) && !is_stdio(output) && files::same_file(input, output) {
