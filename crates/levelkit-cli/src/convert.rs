@@ -135,12 +135,25 @@ pub fn convert(model: &Model, target: &Target) -> anyhow::Result<Vec<u8>> {
         })?),
         (model, format) if format == model.format() => Ok(model.write()?),
         (model, format) => {
-            let (converted, warnings) =
-                model.convert_to(format).map_err(|e| usage(e.to_string()))?;
+            // A pair levelkit does not convert is a usage error; a map that cannot become a
+            // valid level is invalid input.
+            let (converted, warnings) = model.convert_to(format).map_err(|e| {
+                if e.kind == levelkit::ErrorKind::Unsupported {
+                    usage(e.to_string())
+                } else {
+                    anyhow::Error::from(e)
+                }
+            })?;
             for w in &warnings {
                 crate::report(format_args!("{w}"));
             }
-            Ok(converted.write()?)
+            match converted {
+                Model::Wwd(w) => Ok(w.write_with(&WriteOptions {
+                    compress: target.compress,
+                    relayout: false,
+                })?),
+                other => Ok(other.write()?),
+            }
         }
     }
 }

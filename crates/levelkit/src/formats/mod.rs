@@ -13,9 +13,11 @@ pub mod wwd;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, ErrorKind, Location, Result, Warning};
+use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
+use crate::export::tiled::{self, TiledOptions};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
+use crate::tilemap::TileMap;
 
 /// A lossless model of any supported format. In JSON it is
 /// `{"format": "wwd", "model": {…}}`, the form `levelkit dump --json` prints and `levelkit convert
@@ -34,6 +36,67 @@ pub enum Model {
     Nw(nw::Nw),
     /// A Graal animation (`.gani`).
     Gani(gani::Gani),
+    /// A Tiled map (`.tmx`, `.tmj`), read into the common tile map; it converts back to the
+    /// level it was made from.
+    Tiled(TiledDoc),
+}
+
+/// A Tiled map file in the common model, with what re-writing and rendering it need.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TiledDoc {
+    /// [`Format::Tmx`] or [`Format::Tmj`]: the form it was read in, and is written back in.
+    pub format: Format,
+    /// The map.
+    pub map: TileMap,
+    /// The tileset images and layer encoding the file used (not in JSON).
+    #[serde(skip)]
+    pub options: TiledOptions,
+    /// What reading the file noticed (not in JSON).
+    #[serde(skip)]
+    pub warnings: Vec<Warning>,
+}
+
+impl TiledDoc {
+    /// The level format a map converts back to when no other is asked for: the one it was made
+    /// from, if that is a level format.
+    pub fn level_format(&self) -> Option<Format> {
+        matches!(
+            self.map.source_format,
+            Format::Wwd | Format::GraalLevel | Format::Nw
+        )
+        .then_some(self.map.source_format)
+    }
+
+    /// The map as a level of `target` (WWD, `.graal` or `.nw`).
+    pub fn to_level(&self, target: Format) -> Result<(Model, Vec<Warning>)> {
+        let family = |f: Format| match f {
+            Format::Wwd => Some(0),
+            Format::GraalLevel | Format::Nw => Some(1),
+            _ => None,
+        };
+        if let (Some(a), Some(b)) = (family(self.map.source_format), family(target))
+            && a != b
+        {
+            return Err(Error::unsupported(
+                target,
+                Location::default(),
+                format!(
+                    "this map was made from a {} level; it converts back to {}, not to {}",
+                    self.map.source_format.name(),
+                    if a == 0 { "wwd" } else { "graal or nw" },
+                    target.name()
+                ),
+            ));
+        }
+        match target {
+            Format::Wwd => wwd::from_tilemap(&self.map).map(|(w, warn)| (Model::Wwd(w), warn)),
+            other => Err(Error::unsupported(
+                other,
+                Location::default(),
+                format!("a Tiled map cannot become {} yet", other.name()),
+            )),
+        }
+    }
 }
 
 impl Model {
@@ -44,6 +107,7 @@ impl Model {
             Model::Graal(_) => Format::GraalLevel,
             Model::Nw(_) => Format::Nw,
             Model::Gani(_) => Format::Gani,
+            Model::Tiled(t) => t.format,
         }
     }
 
@@ -85,6 +149,8 @@ impl Model {
             Model::Graal(g) => g.write(),
             Model::Nw(n) => n.write(),
             Model::Gani(g) => g.write(),
+            Model::Tiled(t) if t.format == Format::Tmj => tiled::to_tmj(&t.map, &t.options),
+            Model::Tiled(t) => tiled::to_tmx(&t.map, &t.options),
         }
     }
 
@@ -95,6 +161,25 @@ impl Model {
             Model::Graal(g) => g.validate(),
             Model::Nw(n) => n.validate(),
             Model::Gani(g) => g.validate(),
+            Model::Tiled(t) => {
+                let mut out = t.warnings.clone();
+                out.extend(t.map.validate());
+                if let Some(level) = t.level_format()
+                    && let Err(e) = t.to_level(level)
+                {
+                    out.push(Warning {
+                        format: e.format,
+                        severity: Severity::Error,
+                        location: e.location.clone(),
+                        message: format!(
+                            "does not convert back to {}: {}",
+                            level.name(),
+                            e.message
+                        ),
+                    });
+                }
+                out
+            }
         }
     }
 
@@ -105,6 +190,29 @@ impl Model {
             Model::Graal(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
             Model::Nw(n) => serde_json::to_value(n.summary()).unwrap_or_default(),
             Model::Gani(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
+            Model::Tiled(t) => {
+                let (mut tiles, mut groups, mut objects) = (0usize, 0usize, 0usize);
+                for layer in &t.map.layers {
+                    match layer {
+                        crate::tilemap::Layer::Tiles(_) => tiles += 1,
+                        crate::tilemap::Layer::Objects(g) => {
+                            groups += 1;
+                            objects += g.objects.len();
+                        }
+                    }
+                }
+                serde_json::json!({
+                    "width": t.map.width,
+                    "height": t.map.height,
+                    "tile_width": t.map.tile_width,
+                    "tile_height": t.map.tile_height,
+                    "tilesets": t.map.tilesets.len(),
+                    "tile_layers": tiles,
+                    "object_groups": groups,
+                    "objects": objects,
+                    "source_format": t.map.source_format.name(),
+                })
+            }
         }
     }
 
@@ -113,6 +221,14 @@ impl Model {
     pub fn convert_to(&self, target: Format) -> Result<(Model, Vec<Warning>)> {
         match (self, target) {
             (model, t) if t == model.format() => Ok((model.clone(), Vec::new())),
+            (Model::Tiled(doc), Format::Tmx | Format::Tmj) => Ok((
+                Model::Tiled(TiledDoc {
+                    format: target,
+                    ..doc.clone()
+                }),
+                Vec::new(),
+            )),
+            (Model::Tiled(doc), t) => doc.to_level(t),
             (Model::Graal(g), Format::Nw) => {
                 let (level, mut warnings) = g.to_level();
                 let (nw, more) = nw::from_level(&level);
@@ -146,6 +262,7 @@ impl Model {
             Model::Graal(g) => Some(g.to_tilemap()),
             Model::Nw(n) => Some(n.to_tilemap()),
             Model::Gani(_) => None,
+            Model::Tiled(t) => Some((t.map.clone(), t.warnings.clone())),
         }
     }
 

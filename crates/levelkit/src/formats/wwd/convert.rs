@@ -469,7 +469,7 @@ fn at(path: impl Into<String>) -> Location {
 }
 
 fn prop_err(path: &str, e: PropertyError) -> Error {
-    Error::malformed(F, at(path), format!("wwd: {path}: {e}"))
+    Error::malformed(F, at(path), e.to_string())
 }
 
 /// Typed property access that names the owner on error.
@@ -521,10 +521,7 @@ impl Props<'_> {
                 Error::malformed(
                     F,
                     at(&self.path),
-                    format!(
-                        "wwd: {}: property {after:?} must be hex digits (two per byte), found {h:?}",
-                        self.path
-                    ),
+                    format!("property {after:?} must be hex digits (two per byte), found {h:?}",),
                 )
             })?)),
             None => None,
@@ -541,9 +538,8 @@ impl Props<'_> {
                 F,
                 at(&self.path),
                 format!(
-                    "wwd: {}: property {name:?} must be four integers \"left,top,right,bottom\", \
+                    "property {name:?} must be four integers \"left,top,right,bottom\", \
                      found {text:?}",
-                    self.path
                 ),
             )),
         }
@@ -570,7 +566,7 @@ fn encode(path: &str, name: &str, text: &str) -> Result<RawString> {
             F,
             at(path),
             format!(
-                "wwd: {path}: property {name:?} has {c:?} (U+{:04X}), which the level's \
+                "property {name:?} has {c:?} (U+{:04X}), which the level's \
                  Windows-1252 strings cannot hold",
                 u32::from(c)
             ),
@@ -621,17 +617,13 @@ fn tileset_kind(ts: &Tileset, index: usize) -> Result<SetKind> {
     match (plane, set) {
         (Some(plane), Some(set)) => Ok(SetKind::Image {
             plane: usize::try_from(plane).map_err(|_| {
-                Error::malformed(
-                    F,
-                    at(&p.path),
-                    format!("wwd: {}: wwd_plane is negative", p.path),
-                )
+                Error::malformed(F, at(&p.path), "wwd_plane is negative".to_string())
             })?,
             set: u16::try_from(set).map_err(|_| {
                 Error::malformed(
                     F,
                     at(&p.path),
-                    format!("wwd: {}: wwd_image_set {set} is not 0..=65535", p.path),
+                    format!("wwd_image_set {set} is not 0..=65535"),
                 )
             })?,
         }),
@@ -663,7 +655,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
                 F,
                 at(&tpath),
                 format!(
-                    "wwd: {tpath}: tile attributes must cover tiles 0, 1, 2, … without gaps \
+                    "tile attributes must cover tiles 0, 1, 2, … without gaps \
                      (the WWD table is indexed by tile id), but tile {k} has none"
                 ),
             ));
@@ -711,7 +703,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
                         Error::malformed(
                             F,
                             at(&tpath),
-                            format!("wwd: {tpath}: property \"mask_hex\" must be hex digits"),
+                            format!("property \"mask_hex\" must be hex digits"),
                         )
                     })?,
                 }
@@ -721,7 +713,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
                     F,
                     at(&tpath),
                     format!(
-                        "wwd: {tpath}: property \"type\" must be \"single\", \"double\" or \
+                        "property \"type\" must be \"single\", \"double\" or \
                          \"mask\", found {other:?}"
                     ),
                 ));
@@ -819,7 +811,7 @@ fn plane_from(
                 F,
                 at(&path),
                 format!(
-                    "wwd: {path}: horizontal parallax {} is not a whole percentage",
+                    "horizontal parallax {} is not a whole percentage",
                     layer.parallax.0
                 ),
             )
@@ -831,7 +823,7 @@ fn plane_from(
                 F,
                 at(&path),
                 format!(
-                    "wwd: {path}: vertical parallax {} is not a whole percentage",
+                    "vertical parallax {} is not a whole percentage",
                     layer.parallax.1
                 ),
             )
@@ -842,7 +834,7 @@ fn plane_from(
             Error::malformed(
                 F,
                 at(&path),
-                format!("wwd: {path}: {what} offset {v} is not a whole number of pixels"),
+                format!("{what} offset {v} is not a whole number of pixels"),
             )
         })
     };
@@ -866,7 +858,7 @@ fn plane_from(
                 Error::malformed(
                     F,
                     at(&path),
-                    format!("wwd: {path}: property {name_after:?} must be hex digits"),
+                    format!("property {name_after:?} must be hex digits"),
                 )
             })?)),
             None => None,
@@ -900,7 +892,7 @@ fn plane_from(
                 return Err(Error::malformed(
                     F,
                     at(cell()),
-                    format!("wwd: {}: gid {gid} belongs to no tileset", cell()),
+                    format!("gid {gid} belongs to no tileset"),
                 ));
             }
             Some((_, _, SetKind::Fill)) => TILE_FILL,
@@ -909,7 +901,7 @@ fn plane_from(
                     Error::malformed(
                         F,
                         at(cell()),
-                        format!("wwd: {}: tile id {} is over 65535", cell(), gid - first),
+                        format!("tile id {} is over 65535", gid - first),
                     )
                 })?;
                 Tile::Image { set, id }.to_raw()
@@ -919,9 +911,8 @@ fn plane_from(
                     F,
                     at(cell()),
                     format!(
-                        "wwd: {}: gid {gid} is a tile of plane {plane}'s tileset; a WWD plane can \
+                        "gid {gid} is a tile of plane {plane}'s tileset; a WWD plane can \
                          only use its own image sets",
-                        cell()
                     ),
                 ));
             }
@@ -930,9 +921,8 @@ fn plane_from(
                     F,
                     at(cell()),
                     format!(
-                        "wwd: {}: gid {gid} is in a tileset that is no WWD image set (it has no \
+                        "gid {gid} is in a tileset that is no WWD image set (it has no \
                          wwd_plane/wwd_image_set properties)",
-                        cell()
                     ),
                 ));
             }
@@ -940,13 +930,8 @@ fn plane_from(
         tiles.push(raw);
     }
     let dim = |v: u32, what: &str| {
-        i32::try_from(v).map_err(|_| {
-            Error::malformed(
-                F,
-                at(&path),
-                format!("wwd: {path}: {what} {v} is too large"),
-            )
-        })
+        i32::try_from(v)
+            .map_err(|_| Error::malformed(F, at(&path), format!("{what} {v} is too large")))
     };
     Ok(Plane {
         unknown1: p.u32("unknown1")?,
@@ -985,7 +970,7 @@ fn object_from(o: &MapObject, path: &str, warnings: &mut Vec<Warning>) -> Result
             return Err(Error::malformed(
                 F,
                 at(path),
-                format!("wwd: {path}: {what} {v} is not a pixel position"),
+                format!("{what} {v} is not a pixel position"),
             ));
         }
         if r != v {
@@ -1100,7 +1085,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
                     F,
                     at(&path),
                     format!(
-                        "wwd: {path}: an object group needs the int property \"wwd_plane\" \
+                        "an object group needs the int property \"wwd_plane\" \
                          naming the plane (0 = the first tile layer) its objects belong to"
                     ),
                 )
@@ -1113,7 +1098,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
                 Error::malformed(
                     F,
                     at(&path),
-                    format!("wwd: {path}: wwd_plane {plane} is not one of the {count} planes"),
+                    format!("wwd_plane {plane} is not one of the {count} planes"),
                 )
             })?;
         for o in &g.objects {
@@ -1126,7 +1111,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
             Error::malformed(
                 F,
                 at("map properties"),
-                format!("wwd: map property {LAYOUT_PROPERTY:?} is not a section layout: {e}"),
+                format!("map property {LAYOUT_PROPERTY:?} is not a section layout: {e}"),
             )
         })?),
         Ok(None) => None,
