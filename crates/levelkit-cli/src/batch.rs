@@ -312,7 +312,7 @@ fn convert_one(job: &Job, target: &Target, force: bool) -> anyhow::Result<(u64, 
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    let written = write_converted(&model, target, &job.output, force)?;
+    let written = write_converted(&model, target, &job.input, &job.output, force)?;
     let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
     Ok((bytes_in, written))
 }

@@ -59,6 +59,7 @@ pub struct Converted {
 pub fn convert_with_side_files(
     model: &Model,
     target: &Target,
+    input: &Path,
     output_stem: Option<&str>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
@@ -78,7 +79,27 @@ pub fn convert_with_side_files(
     for w in &warnings {
         crate::report(format_args!("{w}"));
     }
-    let (atlases, user_tiles) = crate::tiles::atlases(&map, target.tiles.as_deref())?;
+    let (atlases, user_tiles) = match (model, target.tiles.as_deref()) {
+        // A Tiled map draws with the images it references (relative to its folder).
+        (Model::Tiled(doc), None) => {
+            let dir = if is_stdio(input) {
+                Path::new(".")
+            } else {
+                input.parent().unwrap_or_else(|| Path::new("."))
+            };
+            let mut found = crate::tiles::referenced(&doc.options.tileset_images, dir);
+            let any = !found.is_empty();
+            let mut atlases = Vec::with_capacity(map.tilesets.len());
+            for (i, ts) in map.tilesets.iter().enumerate() {
+                atlases.push(match found.remove(&i) {
+                    Some(image) => image,
+                    None => png::tileset_image(ts)?,
+                });
+            }
+            (atlases, any)
+        }
+        (_, tiles) => crate::tiles::atlases(&map, tiles)?,
+    };
     if target.format == Format::Png {
         let mut options = png::RenderOptions {
             scale: png::Scale::Fit,
@@ -203,10 +224,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     }
     let model = files::load_model(input)?;
     if is_stdio(output) {
-        let converted = convert_with_side_files(&model, &target, None)?;
+        let converted = convert_with_side_files(&model, &target, input, None)?;
         files::write_stdout(&converted.main)?;
     } else {
-        write_converted(&model, &target, output, args.force)?;
+        write_converted(&model, &target, input, output, args.force)?;
     }
     Ok(EXIT_OK)
 }
@@ -232,6 +253,7 @@ fn target_from_name(output: &Path) -> anyhow::Result<Format> {
 pub fn write_converted(
     model: &Model,
     target: &Target,
+    input: &Path,
     output: &Path,
     force: bool,
 ) -> anyhow::Result<u64> {
@@ -239,7 +261,7 @@ pub fn write_converted(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "map".to_owned());
-    let converted = convert_with_side_files(model, target, Some(&stem))?;
+    let converted = convert_with_side_files(model, target, input, Some(&stem))?;
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
     let mut written = converted.main.len() as u64;
     for (name, bytes) in &converted.side {
@@ -267,9 +289,9 @@ pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
     }
     let model = files::load_model(&args.input)?;
     if is_stdio(&args.output) {
-        files::write_stdout(&convert_with_side_files(&model, &target, None)?.main)?;
+        files::write_stdout(&convert_with_side_files(&model, &target, &args.input, None)?.main)?;
     } else {
-        write_converted(&model, &target, &args.output, args.force)?;
+        write_converted(&model, &target, &args.input, &args.output, args.force)?;
     }
     Ok(EXIT_OK)
 }

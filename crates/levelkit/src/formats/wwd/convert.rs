@@ -703,7 +703,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
                         Error::malformed(
                             F,
                             at(&tpath),
-                            format!("property \"mask_hex\" must be hex digits"),
+                            "property \"mask_hex\" must be hex digits".to_string(),
                         )
                     })?,
                 }
@@ -1084,10 +1084,9 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
                 Error::malformed(
                     F,
                     at(&path),
-                    format!(
-                        "an object group needs the int property \"wwd_plane\" \
-                         naming the plane (0 = the first tile layer) its objects belong to"
-                    ),
+                    "an object group needs the int property \"wwd_plane\" naming the plane \
+                     (0 = the first tile layer) its objects belong to"
+                        .to_string(),
                 )
             })?;
         let count = planes.len();
