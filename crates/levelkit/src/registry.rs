@@ -155,7 +155,7 @@ pub const FORMATS: &[FormatInfo] = &[
         name: "tmx",
         description: "Tiled XML map",
         extensions: &["tmx"],
-        readable: false,
+        readable: true,
         writable: true,
     },
     FormatInfo {
@@ -163,7 +163,7 @@ pub const FORMATS: &[FormatInfo] = &[
         name: "tmj",
         description: "Tiled JSON map",
         extensions: &["tmj"],
-        readable: false,
+        readable: true,
         writable: true,
     },
     FormatInfo {

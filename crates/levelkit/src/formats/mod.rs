@@ -119,6 +119,19 @@ impl Model {
             Format::Nw => nw::read_with(bytes, limits).map(Model::Nw),
             Format::Gani => gani::read_with(bytes, limits).map(Model::Gani),
             Format::Json => Model::from_json(bytes),
+            Format::Tmx | Format::Tmj => {
+                let read = if format == Format::Tmx {
+                    crate::import::tiled::from_tmx(bytes)?
+                } else {
+                    crate::import::tiled::from_tmj(bytes)?
+                };
+                Ok(Model::Tiled(TiledDoc {
+                    format,
+                    map: read.map,
+                    options: read.options,
+                    warnings: read.warnings,
+                }))
+            }
             other => Err(Error::unsupported(
                 other,
                 Location::default(),
