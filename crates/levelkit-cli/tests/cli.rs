@@ -1022,3 +1022,142 @@ fn levels_become_tiled_maps_with_tileset_images_and_previews() {
     let run = levelkit(dir.path(), &["render", "walk.gani", "walk.png"]);
     assert_eq!(run.code, 2, "{run:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tiled maps: to a map and back, --tiles, malformed maps.
+
+#[test]
+fn a_level_goes_to_tiled_and_back_byte_for_byte() {
+    let s = Samples::new();
+    for (level, map) in [("claw.wwd", "claw.tmx"), ("gruntz.wwd", "gruntz.tmj")] {
+        let run = s.run(&["convert", level, map]);
+        assert_eq!(run.code, 0, "{run:?}");
+        let stem = map.split('.').next().unwrap();
+        assert!(s.path().join(format!("{stem}.tileset0.png")).is_file());
+        let back = format!("{level}.back.wwd");
+        let run = s.run(&["convert", map, &back]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(s.read(&back) == s.read(level), "{level} -> {map} -> wwd differs");
+        let run = s.run(&["validate", map]);
+        assert_eq!(run.code, 0, "{run:?}");
+        let run = s.run(&["render", map, &format!("{map}.png")]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+}
+
+#[test]
+fn tiles_option_uses_the_users_images() {
+    let s = Samples::new();
+    // One red 64 x 64 tile image for tile 1 of the action plane's set.
+    let level = wwd::samples::claw_like();
+    let main = level.main_plane().unwrap();
+    let set = main.image_sets[0].display();
+    let mut img = Vec::new();
+    {
+        let mut enc = levelkit_png_encoder(&mut img, 64, 64);
+        enc.write_image_data(&[255, 0, 0, 255].repeat(64 * 64)).unwrap();
+    }
+    s.write(&format!("tiles/{set}/001.png"), &img);
+    let run = s.run(&["render", "claw.wwd", "claw.png", "--tiles", "tiles"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let with = s.read("claw.png");
+    let run = s.run(&["render", "claw.wwd", "plain.png"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_ne!(with, s.read("plain.png"), "--tiles changed nothing");
+    let run = s.run(&["convert", "claw.wwd", "claw.tmx", "--tiles", "tiles"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = s.run(&["render", "claw.wwd", "x.png", "--tiles", "nothing-here"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("nothing-here"), "{run:?}");
+}
+
+fn levelkit_png_encoder(out: &mut Vec<u8>, w: u32, h: u32) -> png::Writer<&mut Vec<u8>> {
+    let mut enc = png::Encoder::new(out, w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().unwrap()
+}
+
+#[test]
+fn malformed_maps_fail_with_exit_1_and_write_nothing() {
+    let s = Samples::new();
+    let run = s.run(&["convert", "claw.wwd", "claw.tmx"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let good = String::from_utf8(s.read("claw.tmx")).unwrap();
+
+    let first_layer = good.find("<layer ").unwrap();
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "no tile layers",
+            {
+                let mut t = good.clone();
+                while let Some(a) = t.find("<layer ") {
+                    let b = a + t[a..].find("</layer>").unwrap() + "</layer>".len();
+                    t.replace_range(a..b, "");
+                }
+                t
+            },
+            "wwd_plane",
+        ),
+        (
+            "wrong layer size",
+            {
+                let mut t = good.clone();
+                let w = first_layer + t[first_layer..].find(" width=\"").unwrap() + 8;
+                t.insert(w, '1');
+                t
+            },
+            "layer",
+        ),
+        (
+            "non-integer property",
+            good.replacen(
+                "name=\"health\" type=\"int\" value=\"",
+                "name=\"health\" type=\"int\" value=\"x",
+                1,
+            ),
+            "health",
+        ),
+        (
+            "string where an integer is needed",
+            good.replacen(
+                "name=\"start_x\" type=\"int\"",
+                "name=\"start_x\" type=\"string\"",
+                1,
+            )
+            .replacen("name=\"start_x\" type=\"string\" value=\"", "name=\"start_x\" type=\"string\" value=\"left", 1),
+            "start_x",
+        ),
+        ("not XML", "<map".to_string(), "tmx"),
+    ];
+    for (label, text, needle) in cases {
+        assert_ne!(text, good, "{label}: the case changed nothing");
+        s.write("bad.tmx", text.as_bytes());
+        let run = s.run(&["convert", "bad.tmx", "bad.wwd"]);
+        assert_eq!(run.code, 1, "{label}: {run:?}");
+        assert!(run.stderr.contains(needle), "{label}: {run:?}");
+        assert!(!s.path().join("bad.wwd").exists(), "{label}: an output was written");
+        let run = s.run(&["validate", "bad.tmx"]);
+        assert_eq!(run.code, 1, "{label}: validate {run:?}");
+    }
+}
+
+#[test]
+fn batch_makes_json_maps_and_previews_in_one_run() {
+    let s = Samples::new();
+    let run = s.run(&["convert", ".", "--to", "json,tmx,png", "--out", "out"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    for f in [
+        "claw.json",
+        "claw.tmx",
+        "claw.png",
+        "claw.tileset0.png",
+        "gruntz.json",
+        "gruntz.tmx",
+        "gruntz.png",
+    ] {
+        assert!(s.path().join("out").join(f).is_file(), "{f} missing: {run:?}");
+    }
+    let run = s.run(&["convert", "claw.wwd", "x.tmx", "--to", "tmx,png"]);
+    assert_eq!(run.code, 2, "{run:?}");
+}

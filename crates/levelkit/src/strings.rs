@@ -52,6 +52,36 @@ impl RawString {
         decode_cp1252(&self.0)
     }
 
+    /// The text as editors and XML files can hold it: [`RawString::display`], except that the C0
+    /// control bytes other than tab, line feed and carriage return (which XML 1.0, and so Tiled's
+    /// TMX, cannot hold) are shown as their Unicode control pictures, U+2400 + byte (`0x02` is
+    /// `␂`). No byte decodes to U+2400..U+241F otherwise, so [`RawString::from_editor_text`]
+    /// gives the same bytes back.
+    pub fn to_editor_text(&self) -> String {
+        self.0
+            .iter()
+            .map(|&b| match b {
+                b'\t' | b'\n' | b'\r' => char::from(b),
+                0x00..=0x1F => char::from_u32(0x2400 + u32::from(b)).unwrap_or('?'),
+                _ => decode_cp1252(&[b]).chars().next().unwrap_or('?'),
+            })
+            .collect()
+    }
+
+    /// The inverse of [`RawString::to_editor_text`] (control pictures back to control bytes,
+    /// the rest as [`RawString::from_display`]).
+    pub fn from_editor_text(text: &str) -> std::result::Result<Self, char> {
+        let mut out = Vec::with_capacity(text.len());
+        let mut buf = [0u8; 4];
+        for c in text.chars() {
+            match u32::from(c) {
+                v @ 0x2400..=0x241F => out.push((v - 0x2400) as u8),
+                _ => out.extend(encode_cp1252(c.encode_utf8(&mut buf))?),
+            }
+        }
+        Ok(RawString(out))
+    }
+
     /// The inverse of [`RawString::display`]: `text` encoded as Windows-1252 (WHATWG mapping, so
     /// every string `display` produces comes back as the same bytes). `Err` carries the first
     /// character Windows-1252 cannot hold.
@@ -195,6 +225,18 @@ mod tests {
         let text = RawString(all.clone()).display();
         assert_eq!(RawString::from_display(&text), Ok(RawString(all)));
         assert_eq!(RawString::from_display("a\u{0142}"), Err('\u{0142}'));
+    }
+
+    #[test]
+    fn editor_text_has_no_xml_forbidden_controls_and_round_trips() {
+        let all: Vec<u8> = (0..=255).collect();
+        let text = RawString(all.clone()).to_editor_text();
+        assert!(
+            text.chars()
+                .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r') || c >= '\u{7F}')
+        );
+        assert_eq!(RawString::from_editor_text(&text), Ok(RawString(all)));
+        assert_eq!(RawString(vec![2, b'a']).to_editor_text(), "\u{2402}a");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! re-sorted, wide ints as strings), and carries edits made in the map back as exactly those
 //! edits. (The same through Tiled's own hands: `tests/tiled_roundtrip.rs`.)
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 
 use levelkit::formats::wwd::{self, DrawFlags, PlaneFlags, Tile, Wwd};
@@ -146,7 +148,7 @@ fn edits_come_back_as_exactly_those_edits() {
         .iter()
         .filter(|t| t.first_gid < some_gid)
         .map(|t| t.first_gid)
-        .last()
+        .next_back()
         .unwrap();
     want.planes[main].tiles[5] = Tile::Image {
         set: 0,

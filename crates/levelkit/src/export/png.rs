@@ -34,18 +34,54 @@
 //! dark ones; their glyphs are scaled by `max(1, min(tile width, tile height) / 32)` so they read
 //! on 64-px tiles, and a 16-px tile still fits four digits.
 //!
-//! # What a render ignores
+//! # What a render draws
 //!
-//! A render is a flat, editor-like view at parallax 1: layer parallax factors, pixel offsets,
-//! tints and wrapping (the WWD `wrap_x`/`wrap_y` properties) are not applied, so a small wrapping
-//! background plane covers only its own cells in the top-left corner. Tiles whose size differs from
-//! the map's are drawn bottom-aligned in their cell, as Tiled draws them. Objects are drawn after
-//! all layers, whatever their group's place in the layer order, so that no tile hides them.
+//! A render is a flat, editor-like view, laid out as Tiled lays out a map:
 //!
+//! * every visible tile layer at parallax 1 (parallax factors are not applied, as Tiled's
+//!   `tmxrasterizer` does not apply them), so a small wrapping background plane covers only its
+//!   own cells in the top-left corner (the WWD `wrap_x`/`wrap_y` properties are not applied);
+//! * each layer moved by its pixel offset, rounded to whole pixels. As in Tiled
+//!   (`Map::adjustBoundingRectForOffsetsAndImageLayers`), the canvas grows on each side by the
+//!   largest offset of any tile layer (visible or not) towards that side, and the map's origin
+//!   moves with it, objects included;
+//! * tiles whose size differs from the map's bottom-aligned on the left of their cell, as Tiled
+//!   draws them (a tall tile reaches into the cells above, and past the canvas on the top row);
+//! * objects after all layers, whatever their group's place in the layer order, so that no tile
+//!   hides them.
+//!
+//! # Differences from Tiled's renderer
+//!
+//! `tests/tiled_render.rs` renders every sample and corpus map, exported to TMX and TMJ with the
+//! generated tileset images exactly as the CLI writes them, with Tiled 1.8.2's `tmxrasterizer
+//! --no-smoothing`, and compares every pixel with [`render`] at full size; the tile layers are
+//! identical. What differs, each checked there on the pixels it affects and masked only there:
+//!
+//! * **Objects.** Ours are 1-px magenta markers (below); Tiled draws its editor shapes: a pin
+//!   about 24 px wide standing on a point object, filled and outlined rectangles and polygons
+//!   with a 1-px shadow, in the group's colour.
+//! * **Background colour.** [`TileMap::background`] fills our canvas; `tmxrasterizer` leaves
+//!   the canvas transparent whatever the map's `backgroundcolor`.
+//! * **Tint.** Tiled 1.8 multiplies a layer's pixels by its `tintcolor` (alpha included); ours
+//!   ignores tints.
+//! * **Gids no tileset covers.** Ours draws a red / black checker; Tiled its own red marker.
+//! * **Partly transparent pixels.** Qt composites in premultiplied 8-bit ARGB, so where a pixel
+//!   is neither opaque nor empty Tiled's colour channels can be off by up to `255 / alpha`; ours
+//!   blends straight alpha in integers, and where such a pixel is blended onto an opaque one the
+//!   two differ by at most 1 a channel (Qt rounds, ours truncates). Generated tiles are only
+//!   ever opaque or empty.
+//! * **Downscaling.** `tmxrasterizer -s 1/n` gives the same size as [`Scale::Divisor`] `n` when
+//!   `n` divides the map's pixel size, but Qt's nearest-neighbour scaling takes (measured on the
+//!   Gruntz sample) pixel `n/2 − 1` of each `n × n` block, where ours takes the block's top-left
+//!   pixel: the same pixels at `n = 2`, others from `n = 4` on. So only sizes are compared there.
+//!
+//! Fractional layer offsets are rounded here; Tiled places the layer at the fraction, which its
+//! nearest-neighbour drawing also resolves to whole pixels, possibly rounding halves the other way.
+
 //! # Size limits and downscaling
 //!
-//! A render is `map.width × tile_width` by `map.height × tile_height` pixels divided by
-//! [`RenderOptions::scale`]. Claw's first level is 384 × 96 tiles of 64 px, 24576 × 6144 = 151
+//! A render is `map.width × tile_width` by `map.height × tile_height` pixels (plus the offset
+//! margins above) divided by [`RenderOptions::scale`]. Claw's first level is 384 × 96 tiles of 64 px, 24576 × 6144 = 151
 //! megapixels, which at 4 bytes a pixel is more than most callers want in memory; anything over
 //! [`RenderOptions::max_pixels`] (default [`DEFAULT_MAX_PIXELS`], 64 Mpx) is refused with
 //! [`ErrorKind::LimitExceeded`] *before* anything is allocated. [`Scale::Divisor`] downsamples by
@@ -703,8 +739,18 @@ fn limit_error(message: String) -> Error {
 /// Fails with [`ErrorKind::LimitExceeded`] when the output would be over
 /// [`RenderOptions::max_pixels`] at the chosen [`Scale`].
 pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
-    let full_w = u64::from(map.width) * u64::from(map.tile_width);
-    let full_h = u64::from(map.height) * u64::from(map.tile_height);
+    let margins = offset_margins(map);
+    let grow = |size: u64, a: i64, b: i64| size.saturating_add(a as u64).saturating_add(b as u64);
+    let full_w = grow(
+        u64::from(map.width) * u64::from(map.tile_width),
+        margins.left,
+        margins.right,
+    );
+    let full_h = grow(
+        u64::from(map.height) * u64::from(map.tile_height),
+        margins.top,
+        margins.bottom,
+    );
     let max = options.max_pixels;
     let fits = |s: u64| full_w.div_ceil(s).saturating_mul(full_h.div_ceil(s)) <= max;
     let scale: u64 = match options.scale {
@@ -753,6 +799,8 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
             continue;
         }
         let lw = layer.width().max(1);
+        let (dx, dy) = pixel_offset(layer.offset);
+        let (origin_x, origin_y) = (margins.left + dx, margins.top + dy);
         for (i, &gid) in layer.data().iter().enumerate() {
             if gid == 0 {
                 continue;
@@ -763,8 +811,8 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
                 .or_insert_with(|| source(map, options, &mut by_id, gid));
             let (tw, th) = (i64::from(*tw), i64::from(*th));
             // Tiled's rule: a tile sits on the bottom-left corner of its cell.
-            let left = cx * cell_w;
-            let top = (cy + 1) * cell_h - th;
+            let left = origin_x + cx * cell_w;
+            let top = origin_y + (cy + 1) * cell_h - th;
             // Output pixels whose sample point (o·s) falls inside the tile and the map.
             let ox0 = ceil_div(left.max(0), s);
             let ox1 = ceil_div((left + tw).min(full_w), s);
@@ -793,11 +841,49 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
                 continue;
             }
             for object in group.objects.iter().filter(|o| o.visible) {
-                draw_object(&mut image, object, scale as f64);
+                let origin = (margins.left as f64, margins.top as f64);
+                draw_object(&mut image, object, origin, scale as f64);
             }
         }
     }
     Ok(image)
+}
+
+/// A layer offset in whole pixels: rounded, and clamped far enough inside `i64` that sums of a
+/// few of them cannot overflow (an offset that large makes the render refuse its size anyway).
+fn pixel_offset((x, y): (f64, f64)) -> (i64, i64) {
+    const FAR: f64 = (1u64 << 40) as f64;
+    // NaN becomes 0 (`as`), as Tiled reads an unparsable offset as 0.
+    let c = |v: f64| v.round().clamp(-FAR, FAR) as i64;
+    (c(x), c(y))
+}
+
+/// How far the canvas grows on each side for the tile layers' offsets.
+struct Margins {
+    left: i64,
+    top: i64,
+    right: i64,
+    bottom: i64,
+}
+
+/// Tiled's rule (`Map::adjustBoundingRectForOffsetsAndImageLayers`): the map's rectangle grows
+/// on each side by the largest offset of any tile layer, visible or not, towards that side.
+fn offset_margins(map: &TileMap) -> Margins {
+    let mut m = Margins {
+        left: 0,
+        top: 0,
+        right: 0,
+        bottom: 0,
+    };
+    for layer in &map.layers {
+        let Layer::Tiles(layer) = layer else { continue };
+        let (x, y) = pixel_offset(layer.offset);
+        m.left = m.left.max(-x);
+        m.top = m.top.max(-y);
+        m.right = m.right.max(x);
+        m.bottom = m.bottom.max(y);
+    }
+    m
 }
 
 /// `ceil(a / s)` for `s > 0`, and 0 for `a <= 0` (callers clamp to the image anyway).
@@ -812,8 +898,8 @@ fn to_out(v: f64, scale: f64) -> i64 {
 
 /// Points are 5 × 5 crosses, rectangles 1-px outlines of their covered pixels, polygons closed
 /// 1-px outlines. Tile objects are drawn by their shape like any other.
-fn draw_object(image: &mut Image, o: &MapObject, scale: f64) {
-    let (x, y) = (to_out(o.x, scale), to_out(o.y, scale));
+fn draw_object(image: &mut Image, o: &MapObject, (ox, oy): (f64, f64), scale: f64) {
+    let (x, y) = (to_out(ox + o.x, scale), to_out(oy + o.y, scale));
     match &o.shape {
         Shape::Point => {
             for d in -2..=2 {
@@ -824,8 +910,8 @@ fn draw_object(image: &mut Image, o: &MapObject, scale: f64) {
             }
         }
         Shape::Rect { width, height } => {
-            let x1 = (to_out(o.x + width, scale) - 1).max(x);
-            let y1 = (to_out(o.y + height, scale) - 1).max(y);
+            let x1 = (to_out(ox + o.x + width, scale) - 1).max(x);
+            let y1 = (to_out(oy + o.y + height, scale) - 1).max(y);
             let (w, h) = (i64::from(image.width), i64::from(image.height));
             // Only the visible part of each edge is walked, so huge rectangles cost nothing.
             for xx in x.max(-1)..=x1.min(w) {
@@ -838,7 +924,9 @@ fn draw_object(image: &mut Image, o: &MapObject, scale: f64) {
             }
         }
         Shape::Polygon(points) => {
-            let at = |&(px, py): &(f64, f64)| (to_out(o.x + px, scale), to_out(o.y + py, scale));
+            let at = |&(px, py): &(f64, f64)| {
+                (to_out(ox + o.x + px, scale), to_out(oy + o.y + py, scale))
+            };
             let outline: Vec<(i64, i64)> = points.iter().map(at).collect();
             for (k, &a) in outline.iter().enumerate() {
                 let b = outline.get(k + 1).or(outline.first()).copied().unwrap_or(a);

@@ -90,6 +90,102 @@ pub fn link_line(link: &Link) -> RawString {
     RawString(line)
 }
 
+/// The meaning of a binary link line, or `None` when it is not
+/// `dest x y width height destX destY`.
+pub fn link_meaning(line: &RawString) -> Option<Link> {
+    let tokens: Vec<&[u8]> = line
+        .0
+        .split(|&b| b == b' ')
+        .filter(|t| !t.is_empty())
+        .collect();
+    parse_link_tokens(&tokens)
+}
+
+/// The meaning of a baddy record: verses split at their backslashes (none in `Z3-V1.03`).
+pub fn baddy_meaning(b: &BaddyRecord, version: Version) -> Baddy {
+    let verses = if version.has_verses() {
+        b.verses
+            .0
+            .split(|&c| c == b'\\')
+            .map(RawString::from)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Baddy {
+        x: f64::from(b.x),
+        y: f64::from(b.y),
+        kind: b.kind,
+        verses,
+        layer: None,
+    }
+}
+
+/// A binary NPC script with its 0xA7 line breaks translated to `\n`.
+pub fn npc_script_meaning(script: &RawString) -> RawString {
+    RawString(
+        script
+            .0
+            .iter()
+            .map(|&c| if c == NPC_LINE_BREAK { b'\n' } else { c })
+            .collect(),
+    )
+}
+
+/// The meaning of an NPC record.
+pub fn npc_meaning(n: &NpcRecord) -> Npc {
+    Npc {
+        x: f64::from(n.x_raw) - 32.0,
+        y: f64::from(n.y_raw) - 32.0,
+        image: n.image.clone(),
+        script: npc_script_meaning(&n.script),
+        layer: None,
+    }
+}
+
+/// The meaning of a chest record; `None` for the null chest.
+pub fn chest_meaning(c: &ChestRecord) -> Option<Chest> {
+    if c.is_null() {
+        return None;
+    }
+    let (x, y, item, sign) = c.decode();
+    Some(Chest {
+        x: f64::from(x),
+        y: f64::from(y),
+        item,
+        sign,
+        layer: None,
+    })
+}
+
+/// Glyphs of sign text bytes, and the bytes outside the sign alphabet (which are left out).
+pub fn sign_glyphs(text: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut glyphs = Vec::with_capacity(text.len());
+    let mut bad = Vec::new();
+    for &b in text {
+        match b
+            .checked_sub(32)
+            .filter(|&g| usize::from(g) < sign_text::GLYPHS.len())
+        {
+            Some(g) => glyphs.push(g),
+            None => bad.push(b),
+        }
+    }
+    (glyphs, bad)
+}
+
+/// The meaning of a sign record, and the bytes outside the sign alphabet.
+pub fn sign_meaning(s: &SignRecord) -> (Sign, Vec<u8>) {
+    let (glyphs, bad) = sign_glyphs(s.text.as_bytes());
+    let sign = Sign {
+        x: f64::from(s.x_raw) - 32.0,
+        y: f64::from(s.y_raw) - 32.0,
+        glyphs,
+        layer: None,
+    };
+    (sign, bad)
+}
+
 /// The meaning of a binary level, with warnings for entries that do not parse.
 pub fn to_level(g: &Graal) -> (Level, Vec<Warning>) {
     let mut warnings = Vec::new();
@@ -113,12 +209,7 @@ pub fn to_level(g: &Graal) -> (Level, Vec<Warning>) {
         });
     }
     for (i, line) in g.links.iter().enumerate() {
-        let tokens: Vec<&[u8]> = line
-            .0
-            .split(|&b| b == b' ')
-            .filter(|t| !t.is_empty())
-            .collect();
-        match parse_link_tokens(&tokens) {
+        match link_meaning(line) {
             Some(link) => level.links.push(link),
             None => warnings.push(Warning::warning(
                 F,
@@ -131,86 +222,50 @@ pub fn to_level(g: &Graal) -> (Level, Vec<Warning>) {
         }
     }
     for b in &g.baddies {
-        let verses = if g.version.has_verses() {
-            b.verses
-                .0
-                .split(|&c| c == b'\\')
-                .map(RawString::from)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        level.baddies.push(Baddy {
-            x: f64::from(b.x),
-            y: f64::from(b.y),
-            kind: b.kind,
-            verses,
-            layer: None,
-        });
+        level.baddies.push(baddy_meaning(b, g.version));
     }
     for n in &g.npcs {
-        let script = n
-            .script
-            .0
-            .iter()
-            .map(|&c| if c == NPC_LINE_BREAK { b'\n' } else { c })
-            .collect();
-        level.npcs.push(Npc {
-            x: f64::from(n.x_raw) - 32.0,
-            y: f64::from(n.y_raw) - 32.0,
-            image: n.image.clone(),
-            script: RawString(script),
-            layer: None,
-        });
+        level.npcs.push(npc_meaning(n));
     }
     for (i, c) in g.chests.iter().enumerate() {
-        if c.is_null() {
-            warnings.push(Warning::warning(
+        match chest_meaning(c) {
+            Some(chest) => level.chests.push(chest),
+            None => warnings.push(Warning::warning(
                 F,
                 Location::path(format!("chests[{i}]")),
                 "null chest (FF FF FF 00) is a placeholder; left out",
-            ));
-            continue;
+            )),
         }
-        let (x, y, item, sign) = c.decode();
-        level.chests.push(Chest {
-            x: f64::from(x),
-            y: f64::from(y),
-            item,
-            sign,
-            layer: None,
-        });
     }
     for (i, s) in g.signs.iter().enumerate() {
-        let mut glyphs = Vec::with_capacity(s.text.len());
-        for &b in s.text.as_bytes() {
-            match b
-                .checked_sub(32)
-                .filter(|&g| usize::from(g) < sign_text::GLYPHS.len())
-            {
-                Some(g) => glyphs.push(g),
-                None => warnings.push(Warning::warning(
-                    F,
-                    Location::path(format!("signs[{i}]")),
-                    format!("sign byte {b} is not in the sign alphabet (32 to 128); left out"),
-                )),
-            }
+        let (sign, bad) = sign_meaning(s);
+        for b in bad {
+            warnings.push(Warning::warning(
+                F,
+                Location::path(format!("signs[{i}]")),
+                format!("sign byte {b} is not in the sign alphabet (32 to 128); left out"),
+            ));
         }
-        level.signs.push(Sign {
-            x: f64::from(s.x_raw) - 32.0,
-            y: f64::from(s.y_raw) - 32.0,
-            glyphs,
-            layer: None,
-        });
+        level.signs.push(sign);
     }
     (level, warnings)
 }
 
 /// A byte for a position stored with `offset`, with a warning when the value is fractional or
 /// out of range.
-fn position_byte(v: f64, offset: f64, path: &str, what: &str, warnings: &mut Vec<Warning>) -> u8 {
+pub fn position_byte(
+    v: f64,
+    offset: f64,
+    path: &str,
+    what: &str,
+    warnings: &mut Vec<Warning>,
+) -> u8 {
     let stored = v + offset;
-    let rounded = stored.round().clamp(0.0, 255.0);
+    let rounded = if stored.is_nan() {
+        0.0
+    } else {
+        stored.round().clamp(0.0, 255.0)
+    };
     if rounded != stored {
         warnings.push(Warning::warning(
             F,
@@ -237,6 +292,146 @@ fn layer_warning(layer: Option<i32>, path: String, warnings: &mut Vec<Warning>) 
     }
 }
 
+/// The tiles of board `i` of a binary level with (`layered`) or without layers.
+pub fn board_tiles(
+    layer: &Board,
+    i: usize,
+    layered: bool,
+    warnings: &mut Vec<Warning>,
+) -> Vec<u16> {
+    let mut transparent = 0usize;
+    let mut too_big = 0usize;
+    let tiles = (0..BOARD_CELLS)
+        .map(|k| {
+            let t = layer.tiles.get(k).copied().unwrap_or(0);
+            if t == TILE_TRANSPARENT {
+                if layered {
+                    TILE_EMPTY_V105
+                } else {
+                    transparent += 1;
+                    0
+                }
+            } else if t > 0xFFF {
+                too_big += 1;
+                0
+            } else {
+                t
+            }
+        })
+        .collect();
+    if transparent > 0 {
+        warnings.push(Warning::warning(
+            F,
+            Location::path(format!("layers[{i}]")),
+            format!("{transparent} transparent cells written as tile 0 (a one-layer binary level has no transparency)"),
+        ));
+    }
+    if too_big > 0 || layer.tiles.len() != BOARD_CELLS {
+        warnings.push(Warning::warning(
+            F,
+            Location::path(format!("layers[{i}]")),
+            format!(
+                "{} cells, {too_big} of them above 4095: written as tile 0",
+                layer.tiles.len()
+            ),
+        ));
+    }
+    tiles
+}
+
+/// Link `i`'s line.
+pub fn link_record(l: &Link, i: usize, warnings: &mut Vec<Warning>) -> RawString {
+    if l.layers.is_some() {
+        warnings.push(Warning::warning(
+            F,
+            Location::path(format!("links[{i}]")),
+            "link layers (TilesEditor extension) cannot be stored in a binary level",
+        ));
+    }
+    link_line(l)
+}
+
+/// The verse line of verses: at least three parts, joined by backslashes.
+pub fn verse_line(verses: &[RawString]) -> RawString {
+    let mut parts: Vec<&[u8]> = verses.iter().map(|v| v.as_bytes()).collect();
+    parts.resize(parts.len().max(3), b"");
+    RawString(parts.join(&b'\\'))
+}
+
+/// Baddy `i`'s record.
+pub fn baddy_record(b: &Baddy, i: usize, warnings: &mut Vec<Warning>) -> BaddyRecord {
+    let path = format!("baddies[{i}]");
+    layer_warning(b.layer, path.clone(), warnings);
+    if b.verses.len() > 3 {
+        warnings.push(Warning::warning(
+            F,
+            Location::path(path.clone()),
+            "more than three verses; all are written, joined by backslashes",
+        ));
+    }
+    BaddyRecord {
+        x: position_byte(b.x, 0.0, &path, "baddy x", warnings),
+        y: position_byte(b.y, 0.0, &path, "baddy y", warnings),
+        kind: b.kind,
+        verses: verse_line(&b.verses),
+    }
+}
+
+/// A script with `\n` line breaks as the binary format stores it (0xA7; `\r` left out).
+pub fn npc_script_record(script: &RawString) -> RawString {
+    RawString(
+        script
+            .0
+            .iter()
+            .filter(|&&c| c != b'\r')
+            .map(|&c| if c == b'\n' { NPC_LINE_BREAK } else { c })
+            .collect(),
+    )
+}
+
+/// NPC `i`'s record.
+pub fn npc_record(n: &Npc, i: usize, warnings: &mut Vec<Warning>) -> NpcRecord {
+    let path = format!("npcs[{i}]");
+    layer_warning(n.layer, path.clone(), warnings);
+    NpcRecord {
+        x_raw: position_byte(n.x, 32.0, &path, "NPC x", warnings),
+        y_raw: position_byte(n.y, 32.0, &path, "NPC y", warnings),
+        image: n.image.clone(),
+        script: npc_script_record(&n.script),
+    }
+}
+
+/// Chest `i`'s record.
+pub fn chest_record(c: &Chest, i: usize, warnings: &mut Vec<Warning>) -> ChestRecord {
+    let path = format!("chests[{i}]");
+    layer_warning(c.layer, path.clone(), warnings);
+    let item = position_byte(f64::from(c.item), 32.0, &path, "chest item", warnings);
+    let sign = if c.sign < 0 {
+        31
+    } else {
+        (c.sign.rem_euclid(256) as u8).wrapping_add(32)
+    };
+    ChestRecord {
+        bytes: [
+            position_byte(c.x, 32.0, &path, "chest x", warnings),
+            position_byte(c.y, 32.0, &path, "chest y", warnings),
+            item,
+            sign,
+        ],
+    }
+}
+
+/// Sign `i`'s record.
+pub fn sign_record(s: &Sign, i: usize, warnings: &mut Vec<Warning>) -> SignRecord {
+    let path = format!("signs[{i}]");
+    layer_warning(s.layer, path.clone(), warnings);
+    SignRecord {
+        x_raw: position_byte(s.x, 32.0, &path, "sign x", warnings),
+        y_raw: position_byte(s.y, 32.0, &path, "sign y", warnings),
+        text: RawString(s.glyphs.iter().map(|g| g.wrapping_add(32)).collect()),
+    }
+}
+
 /// Build a binary level from a level's meaning: `GR-V1.03`, or `GR-V1.05` for several layers.
 pub fn from_level(level: &Level) -> (Graal, Vec<Warning>) {
     let mut warnings = Vec::new();
@@ -248,45 +443,8 @@ pub fn from_level(level: &Level) -> (Graal, Vec<Warning>) {
     };
     let mut boards = Vec::new();
     for (i, layer) in level.layers.iter().enumerate() {
-        let mut transparent = 0usize;
-        let mut too_big = 0usize;
-        let tiles = (0..BOARD_CELLS)
-            .map(|k| {
-                let t = layer.tiles.get(k).copied().unwrap_or(0);
-                if t == TILE_TRANSPARENT {
-                    if layered {
-                        TILE_EMPTY_V105
-                    } else {
-                        transparent += 1;
-                        0
-                    }
-                } else if t > 0xFFF {
-                    too_big += 1;
-                    0
-                } else {
-                    t
-                }
-            })
-            .collect();
-        if transparent > 0 {
-            warnings.push(Warning::warning(
-                F,
-                Location::path(format!("layers[{i}]")),
-                format!("{transparent} transparent cells written as tile 0 (a one-layer binary level has no transparency)"),
-            ));
-        }
-        if too_big > 0 || layer.tiles.len() != BOARD_CELLS {
-            warnings.push(Warning::warning(
-                F,
-                Location::path(format!("layers[{i}]")),
-                format!(
-                    "{} cells, {too_big} of them above 4095: written as tile 0",
-                    layer.tiles.len()
-                ),
-            ));
-        }
         boards.push(BinaryBoard {
-            tiles,
+            tiles: board_tiles(layer, i, layered, &mut warnings),
             packets: None,
             pad_bits: 0,
         });
@@ -298,103 +456,21 @@ pub fn from_level(level: &Level) -> (Graal, Vec<Warning>) {
             pad_bits: 0,
         });
     }
-    let links = level
-        .links
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if l.layers.is_some() {
-                warnings.push(Warning::warning(
-                    F,
-                    Location::path(format!("links[{i}]")),
-                    "link layers (TilesEditor extension) cannot be stored in a binary level",
-                ));
-            }
-            link_line(l)
-        })
+    let w = &mut warnings;
+    let links = (level.links.iter().enumerate())
+        .map(|(i, l)| link_record(l, i, w))
         .collect();
-    let baddies = level
-        .baddies
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let path = format!("baddies[{i}]");
-            layer_warning(b.layer, path.clone(), &mut warnings);
-            if b.verses.len() > 3 {
-                warnings.push(Warning::warning(
-                    F,
-                    Location::path(path.clone()),
-                    "more than three verses; all are written, joined by backslashes",
-                ));
-            }
-            let mut parts: Vec<Vec<u8>> = b.verses.iter().map(|v| v.0.clone()).collect();
-            parts.resize(parts.len().max(3), Vec::new());
-            BaddyRecord {
-                x: position_byte(b.x, 0.0, &path, "baddy x", &mut warnings),
-                y: position_byte(b.y, 0.0, &path, "baddy y", &mut warnings),
-                kind: b.kind,
-                verses: RawString(parts.join(&b'\\')),
-            }
-        })
+    let baddies = (level.baddies.iter().enumerate())
+        .map(|(i, b)| baddy_record(b, i, w))
         .collect();
-    let npcs = level
-        .npcs
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let path = format!("npcs[{i}]");
-            layer_warning(n.layer, path.clone(), &mut warnings);
-            NpcRecord {
-                x_raw: position_byte(n.x, 32.0, &path, "NPC x", &mut warnings),
-                y_raw: position_byte(n.y, 32.0, &path, "NPC y", &mut warnings),
-                image: n.image.clone(),
-                script: RawString(
-                    n.script
-                        .0
-                        .iter()
-                        .filter(|&&c| c != b'\r')
-                        .map(|&c| if c == b'\n' { NPC_LINE_BREAK } else { c })
-                        .collect(),
-                ),
-            }
-        })
+    let npcs = (level.npcs.iter().enumerate())
+        .map(|(i, n)| npc_record(n, i, w))
         .collect();
-    let chests = level
-        .chests
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let path = format!("chests[{i}]");
-            layer_warning(c.layer, path.clone(), &mut warnings);
-            let item = position_byte(f64::from(c.item), 32.0, &path, "chest item", &mut warnings);
-            let sign = if c.sign < 0 {
-                31
-            } else {
-                (c.sign.rem_euclid(256) as u8).wrapping_add(32)
-            };
-            ChestRecord {
-                bytes: [
-                    position_byte(c.x, 32.0, &path, "chest x", &mut warnings),
-                    position_byte(c.y, 32.0, &path, "chest y", &mut warnings),
-                    item,
-                    sign,
-                ],
-            }
-        })
+    let chests = (level.chests.iter().enumerate())
+        .map(|(i, c)| chest_record(c, i, w))
         .collect();
-    let signs = level
-        .signs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let path = format!("signs[{i}]");
-            layer_warning(s.layer, path.clone(), &mut warnings);
-            SignRecord {
-                x_raw: position_byte(s.x, 32.0, &path, "sign x", &mut warnings),
-                y_raw: position_byte(s.y, 32.0, &path, "sign y", &mut warnings),
-                text: RawString(s.glyphs.iter().map(|g| g.wrapping_add(32)).collect()),
-            }
-        })
+    let signs = (level.signs.iter().enumerate())
+        .map(|(i, s)| sign_record(s, i, w))
         .collect();
     let graal = Graal {
         version,

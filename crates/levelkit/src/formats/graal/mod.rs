@@ -48,6 +48,7 @@ pub use convert::{
 };
 pub use model::*;
 pub use read::{read, read_with};
+pub use tilemap::{graal_to_tilemap, level_from_tilemap, tilemap_to_graal};
 
 use crate::error::{Location, Result, Warning};
 use crate::limits::Limits;
@@ -76,12 +77,16 @@ impl Graal {
         to_level(self)
     }
 
-    /// Convert to the common tile-map model (through [`to_level`]).
+    /// Convert to the common tile-map model: the meaning (through [`to_level`]) plus the raw
+    /// forms that make the way back exact (see [`tilemap`]).
     pub fn to_tilemap(&self) -> (crate::tilemap::TileMap, Vec<Warning>) {
-        let (meaning, mut warnings) = to_level(self);
-        let (map, more) = tilemap::to_tilemap(&meaning, F);
-        warnings.extend(more);
-        (map, warnings)
+        tilemap::graal_to_tilemap(self)
+    }
+
+    /// The level a map (made by [`Graal::to_tilemap`] and maybe edited) stands for (see
+    /// [`tilemap::tilemap_to_graal`]).
+    pub fn from_tilemap(map: &crate::tilemap::TileMap) -> Result<(Graal, Vec<Warning>)> {
+        tilemap::tilemap_to_graal(map)
     }
 
     /// Check the level (see [`validate`]).

@@ -66,19 +66,9 @@ pub fn to_level(nw: &Nw) -> (Level, Vec<Warning>) {
                     ));
                 }
             }
-            Statement::Link(l) => level.links.push(level::Link {
-                dest: l.dest.clone(),
-                x: l.x,
-                y: l.y,
-                width: l.width,
-                height: l.height,
-                dest_x: link_coord(l.dest_x),
-                dest_y: link_coord(l.dest_y),
-                layers: l.layers.map(|l| (l.dest_layer, l.layer)),
-            }),
+            Statement::Link(l) => level.links.push(link_meaning(l)),
             Statement::Sign(s) => {
-                let text = s.text().to_latin1();
-                let (glyphs, unknown) = sign_text::from_text(&text);
+                let (sign, unknown) = sign_meaning(s);
                 if !unknown.is_empty() {
                     let chars: String = unknown.iter().collect();
                     warn(format!(
@@ -86,40 +76,17 @@ pub fn to_level(nw: &Nw) -> (Level, Vec<Warning>) {
                         unknown.len()
                     ));
                 }
-                level.signs.push(level::Sign {
-                    x: s.x,
-                    y: s.y,
-                    glyphs,
-                    layer: s.layer,
-                });
+                level.signs.push(sign);
             }
-            Statement::Npc(n) => level.npcs.push(level::Npc {
-                x: n.x,
-                y: n.y,
-                image: n.image.clone().unwrap_or_default(),
-                script: n.script_text(),
-                layer: n.layer,
-            }),
-            Statement::Chest(c) => match chest_item(&c.item) {
-                Ok(item) => level.chests.push(level::Chest {
-                    x: c.x,
-                    y: c.y,
-                    item,
-                    sign: c.sign,
-                    layer: c.layer,
-                }),
+            Statement::Npc(n) => level.npcs.push(npc_meaning(n)),
+            Statement::Chest(c) => match chest_meaning(c) {
+                Ok(chest) => level.chests.push(chest),
                 Err(why) => warn(format!(
                     "{why}; the chest is left out (GServer drops it too)"
                 )),
             },
-            Statement::Baddy(b) => match baddy_kind(&b.kind) {
-                Ok(kind) => level.baddies.push(level::Baddy {
-                    x: b.x,
-                    y: b.y,
-                    kind,
-                    verses: b.verses.clone(),
-                    layer: b.layer,
-                }),
+            Statement::Baddy(b) => match baddy_meaning(b) {
+                Ok(baddy) => level.baddies.push(baddy),
                 Err(why) => warn(format!("{why}; the baddy is left out")),
             },
             Statement::Tileset(t) => warn(format!(
@@ -187,6 +154,66 @@ pub(crate) fn row_place(row: &BoardRow) -> Option<(u32, usize, usize)> {
         .then_some((layer, x, y))
 }
 
+/// The meaning of a `LINK` statement.
+pub(crate) fn link_meaning(l: &Link) -> level::Link {
+    level::Link {
+        dest: l.dest.clone(),
+        x: l.x,
+        y: l.y,
+        width: l.width,
+        height: l.height,
+        dest_x: link_coord(l.dest_x),
+        dest_y: link_coord(l.dest_y),
+        layers: l.layers.map(|l| (l.dest_layer, l.layer)),
+    }
+}
+
+/// The meaning of a `SIGN` statement, and the characters that have no glyph (left out).
+pub(crate) fn sign_meaning(s: &Sign) -> (level::Sign, Vec<char>) {
+    let text = s.text().to_latin1();
+    let (glyphs, unknown) = sign_text::from_text(&text);
+    let sign = level::Sign {
+        x: s.x,
+        y: s.y,
+        glyphs,
+        layer: s.layer,
+    };
+    (sign, unknown)
+}
+
+/// The meaning of an `NPC` statement.
+pub(crate) fn npc_meaning(n: &Npc) -> level::Npc {
+    level::Npc {
+        x: n.x,
+        y: n.y,
+        image: n.image.clone().unwrap_or_default(),
+        script: n.script_text(),
+        layer: n.layer,
+    }
+}
+
+/// The meaning of a `CHEST` statement, or why it has none.
+pub(crate) fn chest_meaning(c: &Chest) -> Result<level::Chest, String> {
+    Ok(level::Chest {
+        x: c.x,
+        y: c.y,
+        item: chest_item(&c.item)?,
+        sign: c.sign,
+        layer: c.layer,
+    })
+}
+
+/// The meaning of a `BADDY` statement, or why it has none.
+pub(crate) fn baddy_meaning(b: &Baddy) -> Result<level::Baddy, String> {
+    Ok(level::Baddy {
+        x: b.x,
+        y: b.y,
+        kind: baddy_kind(&b.kind)?,
+        verses: b.verses.clone(),
+        layer: b.layer,
+    })
+}
+
 fn link_coord(c: Coord) -> LinkCoord {
     match c {
         Coord::Number(v) => LinkCoord::Tiles(v),
@@ -229,52 +256,18 @@ pub fn from_level(level: &Level) -> (Nw, Vec<Warning>) {
     boards(level, &mut nw, &mut warnings);
 
     for (i, l) in level.links.iter().enumerate() {
-        let link = Link {
-            dest: l.dest.clone(),
-            x: l.x,
-            y: l.y,
-            width: l.width,
-            height: l.height,
-            dest_x: coord(&l.dest_x),
-            dest_y: coord(&l.dest_y),
-            layers: l
-                .layers
-                .map(|(dest_layer, layer)| LinkLayers { dest_layer, layer }),
-        };
         push(
             &mut nw,
             &mut warnings,
             format!("links[{i}]"),
-            Statement::Link(link),
+            link_statement(l),
         );
     }
     for (i, s) in level.signs.iter().enumerate() {
         let path = format!("signs[{i}]");
-        let text = sign_text::to_text(&s.glyphs);
-        if sign_text::from_text(&text).0 != s.glyphs {
-            warnings.push(Warning::warning(
-                F,
-                Location::path(path.clone()),
-                format!(
-                    "the sign's glyphs cannot be spelled exactly in .nw text (a lone second \
-                     half of a two-code glyph, a `#` before an escape letter, or a code above \
-                     96); written as {text:?}"
-                ),
-            ));
-        }
-        let lines = if text.is_empty() {
-            Vec::new()
-        } else {
-            text.split('\n').map(RawString::from).collect()
-        };
-        let sign = Sign {
-            x: s.x,
-            y: s.y,
-            layer: s.layer,
-            lines,
-        };
+        let sign = sign_statement(s, &path, &mut warnings);
         let before = nw.statements.len();
-        push(&mut nw, &mut warnings, path.clone(), Statement::Sign(sign));
+        push(&mut nw, &mut warnings, path.clone(), sign);
         if nw.statements.len() == before {
             warnings.push(Warning::warning(
                 F,
@@ -285,88 +278,175 @@ pub fn from_level(level: &Level) -> (Nw, Vec<Warning>) {
     }
     for (i, c) in level.chests.iter().enumerate() {
         let path = format!("chests[{i}]");
-        let item = match usize::try_from(c.item)
-            .ok()
-            .and_then(|i| CHEST_ITEMS.get(i))
-        {
-            Some(name) => NameOrNumber::Name(RawString::from(*name)),
-            None => {
-                warnings.push(Warning::warning(
-                    F,
-                    Location::path(path.clone()),
-                    format!(
-                        "item {} has no name; written as a number, which TilesEditor reads \
-                         and GServer drops",
-                        c.item
-                    ),
-                ));
-                NameOrNumber::Number(c.item)
-            }
-        };
-        let chest = Chest {
-            x: c.x,
-            y: c.y,
-            item,
-            sign: c.sign,
-            layer: c.layer,
-        };
-        push(&mut nw, &mut warnings, path, Statement::Chest(chest));
+        let chest = chest_statement(c, &path, &mut warnings);
+        push(&mut nw, &mut warnings, path, chest);
     }
     for (i, b) in level.baddies.iter().enumerate() {
         let path = format!("baddies[{i}]");
-        if usize::from(b.kind) >= BADDY_TYPES.len() {
-            warnings.push(Warning::warning(
-                F,
-                Location::path(path.clone()),
-                format!("baddy type {} is not one of the 10 types", b.kind),
-            ));
-        }
-        let baddy = Baddy {
-            x: b.x,
-            y: b.y,
-            kind: NameOrNumber::Number(i32::from(b.kind)),
-            layer: b.layer,
-            verses: b.verses.clone(),
-        };
-        push(&mut nw, &mut warnings, path, Statement::Baddy(baddy));
+        let baddy = baddy_statement(b, &path, &mut warnings);
+        push(&mut nw, &mut warnings, path, baddy);
     }
     for (i, n) in level.npcs.iter().enumerate() {
         let path = format!("npcs[{i}]");
-        let image = match n.image.as_bytes() {
-            b"" => None,
-            b"-" => {
-                warnings.push(Warning::warning(
-                    F,
-                    Location::path(path.clone()),
-                    "an image named `-` is written `-`, which means no image",
-                ));
-                None
-            }
-            _ => Some(n.image.clone()),
-        };
-        let script = if n.script.is_empty() {
-            Vec::new()
-        } else {
-            n.script
-                .as_bytes()
-                .split(|&b| b == b'\n')
-                .map(RawString::from)
-                .collect()
-        };
-        let npc = Npc {
-            image,
-            x: n.x,
-            y: n.y,
-            layer: n.layer,
-            script,
-        };
-        push(&mut nw, &mut warnings, path, Statement::Npc(npc));
+        let npc = npc_statement(n, &path, &mut warnings);
+        push(&mut nw, &mut warnings, path, npc);
     }
     (nw, warnings)
 }
 
+/// A link's `LINK` statement.
+pub(crate) fn link_statement(l: &level::Link) -> Statement {
+    Statement::Link(Link {
+        dest: l.dest.clone(),
+        x: l.x,
+        y: l.y,
+        width: l.width,
+        height: l.height,
+        dest_x: coord(&l.dest_x),
+        dest_y: coord(&l.dest_y),
+        layers: l
+            .layers
+            .map(|(dest_layer, layer)| LinkLayers { dest_layer, layer }),
+    })
+}
+
+/// A sign's `SIGN` statement, its glyphs spelled as text.
+pub(crate) fn sign_statement(
+    s: &level::Sign,
+    path: &str,
+    warnings: &mut Vec<Warning>,
+) -> Statement {
+    let text = sign_text::to_text(&s.glyphs);
+    if sign_text::from_text(&text).0 != s.glyphs {
+        warnings.push(Warning::warning(
+            F,
+            Location::path(path),
+            format!(
+                "the sign's glyphs cannot be spelled exactly in .nw text (a lone second \
+                 half of a two-code glyph, a `#` before an escape letter, or a code above \
+                 96); written as {text:?}"
+            ),
+        ));
+    }
+    let lines = if text.is_empty() {
+        Vec::new()
+    } else {
+        text.split('\n').map(RawString::from).collect()
+    };
+    Statement::Sign(Sign {
+        x: s.x,
+        y: s.y,
+        layer: s.layer,
+        lines,
+    })
+}
+
+/// The item of a chest: its name, or its number when it has none (reported).
+pub(crate) fn chest_item_of(item: i32, path: &str, warnings: &mut Vec<Warning>) -> NameOrNumber {
+    match usize::try_from(item).ok().and_then(|i| CHEST_ITEMS.get(i)) {
+        Some(name) => NameOrNumber::Name(RawString::from(*name)),
+        None => {
+            warnings.push(Warning::warning(
+                F,
+                Location::path(path),
+                format!(
+                    "item {item} has no name; written as a number, which TilesEditor reads \
+                     and GServer drops"
+                ),
+            ));
+            NameOrNumber::Number(item)
+        }
+    }
+}
+
+/// A chest's `CHEST` statement, with the item's name.
+pub(crate) fn chest_statement(
+    c: &level::Chest,
+    path: &str,
+    warnings: &mut Vec<Warning>,
+) -> Statement {
+    Statement::Chest(Chest {
+        x: c.x,
+        y: c.y,
+        item: chest_item_of(c.item, path, warnings),
+        sign: c.sign,
+        layer: c.layer,
+    })
+}
+
+/// A baddy's `BADDY` statement, with a numeric type (what GServer reads).
+pub(crate) fn baddy_statement(
+    b: &level::Baddy,
+    path: &str,
+    warnings: &mut Vec<Warning>,
+) -> Statement {
+    baddy_kind_warning(b.kind, path, warnings);
+    Statement::Baddy(Baddy {
+        x: b.x,
+        y: b.y,
+        kind: NameOrNumber::Number(i32::from(b.kind)),
+        layer: b.layer,
+        verses: b.verses.clone(),
+    })
+}
+
+/// Report a baddy type outside the ten known ones.
+pub(crate) fn baddy_kind_warning(kind: u8, path: &str, warnings: &mut Vec<Warning>) {
+    if usize::from(kind) >= BADDY_TYPES.len() {
+        warnings.push(Warning::warning(
+            F,
+            Location::path(path),
+            format!("baddy type {kind} is not one of the 10 types"),
+        ));
+    }
+}
+
+/// An NPC image as `.nw` holds it: `None` for none (written `-`).
+pub(crate) fn npc_image(
+    image: &RawString,
+    path: &str,
+    warnings: &mut Vec<Warning>,
+) -> Option<RawString> {
+    match image.as_bytes() {
+        b"" => None,
+        b"-" => {
+            warnings.push(Warning::warning(
+                F,
+                Location::path(path),
+                "an image named `-` is written `-`, which means no image",
+            ));
+            None
+        }
+        _ => Some(image.clone()),
+    }
+}
+
+/// Script lines of a script with `\n` line breaks (none for an empty script).
+pub(crate) fn script_lines(script: &RawString) -> Vec<RawString> {
+    if script.is_empty() {
+        Vec::new()
+    } else {
+        script
+            .as_bytes()
+            .split(|&b| b == b'\n')
+            .map(RawString::from)
+            .collect()
+    }
+}
+
+/// An NPC's `NPC` statement.
+pub(crate) fn npc_statement(n: &level::Npc, path: &str, warnings: &mut Vec<Warning>) -> Statement {
+    Statement::Npc(Npc {
+        image: npc_image(&n.image, path, warnings),
+        x: n.x,
+        y: n.y,
+        layer: n.layer,
+        script: script_lines(&n.script),
+    })
+}
+
 /// Add a statement if it can be written, else report it.
-fn push(nw: &mut Nw, warnings: &mut Vec<Warning>, path: String, statement: Statement) {
+pub(crate) fn push(nw: &mut Nw, warnings: &mut Vec<Warning>, path: String, statement: Statement) {
     let mut scratch = Vec::new();
     match write::write_statement(&mut scratch, &statement, LineEnding::Lf) {
         Ok(()) => nw.statements.push(Entry::new(statement)),

@@ -89,6 +89,7 @@ mod convert;
 mod model;
 mod read;
 pub mod samples;
+pub mod tilemap;
 mod write;
 
 use std::collections::BTreeMap;
@@ -96,6 +97,7 @@ use std::collections::BTreeMap;
 pub use convert::{MAX_LAYERS, from_level, to_level};
 pub use model::*;
 pub use read::{read, read_with};
+pub use tilemap::{nw_to_tilemap, tilemap_to_nw};
 pub use write::write;
 
 use crate::error::{Location, Result, Warning};
@@ -126,12 +128,16 @@ impl Nw {
         validate(self)
     }
 
-    /// Convert to the common tile-map model (through [`to_level`]).
+    /// Convert to the common tile-map model: the meaning (through [`to_level`]) plus the raw
+    /// forms that make the way back exact (see [`tilemap`]).
     pub fn to_tilemap(&self) -> (crate::tilemap::TileMap, Vec<Warning>) {
-        let (meaning, mut warnings) = to_level(self);
-        let (map, more) = crate::formats::graal::tilemap::to_tilemap(&meaning, Format::Nw);
-        warnings.extend(more);
-        (map, warnings)
+        nw_to_tilemap(self)
+    }
+
+    /// The level a map (made by [`Nw::to_tilemap`] and maybe edited) stands for (see
+    /// [`tilemap::tilemap_to_nw`]).
+    pub fn from_tilemap(map: &crate::tilemap::TileMap) -> Result<(Nw, Vec<Warning>)> {
+        tilemap_to_nw(map)
     }
 
     /// Convert to the shared Graal level model (see [`to_level`]).

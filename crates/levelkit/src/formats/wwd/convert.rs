@@ -13,7 +13,9 @@
 //! * Header strings and reserved words become map properties; a slot string's bytes after its
 //!   NUL (leftovers of an older value) as a `<name>_after_nul` hex property; a non-editor section
 //!   layout as the JSON map property `wwd_layout`. Strings are shown as Windows-1252, which maps
-//!   all 256 byte values one to one, so they come back as the same bytes.
+//!   all 256 byte values one to one, with control bytes as control pictures
+//!   ([`RawString::to_editor_text`], since XML cannot hold them), so they come back as the same
+//!   bytes.
 //! * A level without a main plane keeps its tile-properties table in a `tile attributes` tileset.
 //!
 //! Cells that name an image set the plane does not list are kept (their tileset is named
@@ -144,7 +146,7 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
                     .map_or(0, |first| first.saturating_add(u32::from(id))),
             })
             .collect();
-        let name = plane.name.text.display();
+        let name = plane.name.text.to_editor_text();
         let Ok(mut layer) = TileLayer::new(
             name.clone(),
             clamp_u32(plane.tiles_wide),
@@ -266,7 +268,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn slot(p: &mut Properties, name: &str, s: &SlotString) {
-    p.string(name, s.text.display());
+    p.string(name, s.text.to_editor_text());
     if let Some(rest) = &s.after_nul {
         p.string(format!("{name}{AFTER_NUL_SUFFIX}"), hex(rest.as_bytes()));
     }
@@ -321,7 +323,7 @@ fn plane_properties(plane: &Plane) -> Properties {
         .int("origin_x", plane.origin_x)
         .int("origin_y", plane.origin_y);
     for (i, name) in plane.image_sets.iter().enumerate() {
-        p.string(format!("image_set{i}"), name.display());
+        p.string(format!("image_set{i}"), name.to_editor_text());
     }
     p.int("unknown1", plane.unknown1)
         .int("unknown2", plane.unknown2)
@@ -397,8 +399,8 @@ fn tile_attributes(tp: &TileProperties) -> Vec<TileData> {
 fn map_object(o: &Object, id: u32) -> MapObject {
     let mut p = Properties::new();
     p.int("wwd_id", o.id)
-        .string("image_set", o.image_set.display())
-        .string("animation", o.animation.display())
+        .string("image_set", o.image_set.to_editor_text())
+        .string("animation", o.animation.to_editor_text())
         .int("z", o.z)
         .int("i", o.i)
         .int("add_flags", o.add_flags.bits())
@@ -449,8 +451,8 @@ fn map_object(o: &Object, id: u32) -> MapObject {
         .int("move_res_y", o.move_res_y);
     MapObject {
         id,
-        name: o.name.display(),
-        class: o.logic.display(),
+        name: o.name.to_editor_text(),
+        class: o.logic.to_editor_text(),
         x: f64::from(o.x),
         y: f64::from(o.y),
         shape: Shape::Point,
@@ -561,7 +563,7 @@ impl Props<'_> {
 }
 
 fn encode(path: &str, name: &str, text: &str) -> Result<RawString> {
-    RawString::from_display(text).map_err(|c| {
+    RawString::from_editor_text(text).map_err(|c| {
         Error::malformed(
             F,
             at(path),
