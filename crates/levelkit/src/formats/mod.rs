@@ -90,6 +90,10 @@ impl TiledDoc {
         }
         match target {
             Format::Wwd => wwd::from_tilemap(&self.map).map(|(w, warn)| (Model::Wwd(w), warn)),
+            Format::GraalLevel => {
+                graal::tilemap::tilemap_to_graal(&self.map).map(|(g, warn)| (Model::Graal(g), warn))
+            }
+            Format::Nw => nw::tilemap_to_nw(&self.map).map(|(n, warn)| (Model::Nw(n), warn)),
             other => Err(Error::unsupported(
                 other,
                 Location::default(),

@@ -209,7 +209,7 @@ fn object(id: u32, name: String, class: &str, shape: Shape) -> MapObject {
 pub fn link_object(l: &Link, id: u32) -> MapObject {
     let mut o = object(
         id,
-        l.dest.display(),
+        l.dest.to_editor_text(),
         "link",
         Shape::Rect {
             width: px(f64::from(l.width)),
@@ -217,7 +217,7 @@ pub fn link_object(l: &Link, id: u32) -> MapObject {
         },
     );
     o.properties
-        .string("dest", l.dest.display())
+        .string("dest", l.dest.to_editor_text())
         .push("dest_x", coord_value(&l.dest_x))
         .push("dest_y", coord_value(&l.dest_y));
     if let Some((dest_layer, layer)) = l.layers {
@@ -273,7 +273,7 @@ pub fn baddy_object(b: &Baddy, id: u32) -> MapObject {
     let mut o = object(id, kind.into(), "baddy", Shape::Point);
     o.properties.int("type", b.kind);
     for (k, verse) in b.verses.iter().enumerate() {
-        o.properties.string(verse_name(k), verse.display());
+        o.properties.string(verse_name(k), verse.to_editor_text());
     }
     layer_prop(&mut o.properties, b.layer);
     place(&mut o, b.x, b.y);
@@ -282,10 +282,10 @@ pub fn baddy_object(b: &Baddy, id: u32) -> MapObject {
 
 /// The object of an NPC, named after its image.
 pub fn npc_object(n: &Npc, id: u32) -> MapObject {
-    let mut o = object(id, n.image.display(), "npc", Shape::Point);
+    let mut o = object(id, n.image.to_editor_text(), "npc", Shape::Point);
     o.properties
-        .string("image", n.image.display())
-        .string("script", n.script.display());
+        .string("image", n.image.to_editor_text())
+        .string("script", n.script.to_editor_text());
     layer_prop(&mut o.properties, n.layer);
     place(&mut o, n.x, n.y);
     o
@@ -467,11 +467,11 @@ impl Props<'_> {
                 }));
             }
         };
-        RawString::from_display(text).map_err(|c| {
+        RawString::from_editor_text(text).map_err(|c| {
             self.error(
                 name,
                 format!(
-                    "property {name:?} must be text in Windows-1252, but has the character \
+                    "property {name:?} must be text in Windows-1252 (control bytes as control pictures), but has the character \
                      {c:?}, which that code page cannot hold"
                 ),
             )
