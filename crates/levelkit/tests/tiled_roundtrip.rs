@@ -73,7 +73,7 @@ fn tiled_convert(script: &Path, input: &Path, output: &Path) {
 fn levels() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    let mut push_dir = |dir: &Path, out: &mut Vec<(String, Vec<u8>)>| {
+    let push_dir = |dir: &Path, out: &mut Vec<(String, Vec<u8>)>| {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
