@@ -16,9 +16,10 @@ Exit status:
 
 /// Read, validate and convert legacy game level files.
 ///
-/// levelkit reads WWD levels (Captain Claw, Gruntz, Get Medieval) losslessly, checks them,
-/// prints them, and converts them to and from levelkit's lossless JSON document, which
-/// `convert` turns back into a byte-identical WWD. Use `-` for stdin or stdout.
+/// levelkit reads WWD levels (Captain Claw, Gruntz, Get Medieval) and Graal levels (.graal,
+/// .zelda, .nw, .gani) losslessly, checks them, prints them, converts them to and from
+/// levelkit's lossless JSON document and to Tiled maps and back, and draws previews. Use `-`
+/// for stdin or stdout.
 #[derive(Debug, Parser)]
 #[command(name = "levelkit", version, after_help = EXIT_STATUS)]
 pub struct Cli {
@@ -45,9 +46,11 @@ pub enum Command {
     /// file to .json (the lossless document `dump --json` prints) and .json back to its format
     /// (an unedited document gives the original bytes); any file to its own format (a rewrite
     /// through the model, the round-trip check); .graal to .nw and back; levels (.wwd, .graal,
-    /// .nw) to Tiled maps, .tmx or .tmj, with generated tileset images written beside them as
-    /// `<name>.tileset<N>.png` (one-way for now: import from Tiled is not there yet); and
-    /// levels to a .png preview (as `levelkit render`).
+    /// .nw) to Tiled maps, .tmx or .tmj, with tileset images written beside them as
+    /// `<name>.tileset<N>.png` (generated, or from --tiles); Tiled maps made that way back to
+    /// their level (.tmx/.tmj to .wwd, .graal or .nw: an unedited map gives the original bytes,
+    /// an edited one exactly the edits); and levels and maps to a .png preview (as `levelkit
+    /// render`).
     ///
     /// Batch mode starts when there are more than two paths, any path is a directory, or --out
     /// is given. Directories are walked recursively; files levelkit cannot read, and files
@@ -61,9 +64,10 @@ pub enum Command {
     /// the output is a usage error (exit 2).
     #[command(after_help = EXIT_STATUS)]
     Convert(ConvertArgs),
-    /// Draw a level (.wwd, .graal, .nw) as a PNG preview: tiles coloured by their attributes and
-    /// labelled with their ids (the games' graphics are not shipped), objects as magenta
-    /// markers; large levels are scaled down to fit 64 megapixels.
+    /// Draw a level (.wwd, .graal, .nw) or a Tiled map (.tmx, .tmj) as a PNG preview: tiles
+    /// coloured by their attributes and labelled with their ids (the games' graphics are not
+    /// shipped; --tiles uses yours, and a map uses the tileset images it references), objects as
+    /// magenta markers; large levels are scaled down to fit 64 megapixels.
     #[command(after_help = EXIT_STATUS)]
     Render(RenderArgs),
 }
@@ -71,7 +75,7 @@ pub enum Command {
 /// `levelkit render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// The level (`-` reads stdin).
+    /// The level or Tiled map (`-` reads stdin).
     #[arg(value_name = "IN")]
     pub input: PathBuf,
     /// The PNG to write (`-` writes stdout).

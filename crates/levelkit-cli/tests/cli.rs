@@ -1037,7 +1037,10 @@ fn a_level_goes_to_tiled_and_back_byte_for_byte() {
         let back = format!("{level}.back.wwd");
         let run = s.run(&["convert", map, &back]);
         assert_eq!(run.code, 0, "{run:?}");
-        assert!(s.read(&back) == s.read(level), "{level} -> {map} -> wwd differs");
+        assert!(
+            s.read(&back) == s.read(level),
+            "{level} -> {map} -> wwd differs"
+        );
         let run = s.run(&["validate", map]);
         assert_eq!(run.code, 0, "{run:?}");
         let run = s.run(&["render", map, &format!("{map}.png")]);
@@ -1055,7 +1058,8 @@ fn tiles_option_uses_the_users_images() {
     let mut img = Vec::new();
     {
         let mut enc = levelkit_png_encoder(&mut img, 64, 64);
-        enc.write_image_data(&[255, 0, 0, 255].repeat(64 * 64)).unwrap();
+        enc.write_image_data(&[255, 0, 0, 255].repeat(64 * 64))
+            .unwrap();
     }
     s.write(&format!("tiles/{set}/001.png"), &img);
     let run = s.run(&["render", "claw.wwd", "claw.png", "--tiles", "tiles"]);
@@ -1125,7 +1129,11 @@ fn malformed_maps_fail_with_exit_1_and_write_nothing() {
                 "name=\"start_x\" type=\"string\"",
                 1,
             )
-            .replacen("name=\"start_x\" type=\"string\" value=\"", "name=\"start_x\" type=\"string\" value=\"left", 1),
+            .replacen(
+                "name=\"start_x\" type=\"string\" value=\"",
+                "name=\"start_x\" type=\"string\" value=\"left",
+                1,
+            ),
             "start_x",
         ),
         ("not XML", "<map".to_string(), "tmx"),
@@ -1136,7 +1144,10 @@ fn malformed_maps_fail_with_exit_1_and_write_nothing() {
         let run = s.run(&["convert", "bad.tmx", "bad.wwd"]);
         assert_eq!(run.code, 1, "{label}: {run:?}");
         assert!(run.stderr.contains(needle), "{label}: {run:?}");
-        assert!(!s.path().join("bad.wwd").exists(), "{label}: an output was written");
+        assert!(
+            !s.path().join("bad.wwd").exists(),
+            "{label}: an output was written"
+        );
         let run = s.run(&["validate", "bad.tmx"]);
         assert_eq!(run.code, 1, "{label}: validate {run:?}");
     }
@@ -1156,7 +1167,10 @@ fn batch_makes_json_maps_and_previews_in_one_run() {
         "gruntz.tmx",
         "gruntz.png",
     ] {
-        assert!(s.path().join("out").join(f).is_file(), "{f} missing: {run:?}");
+        assert!(
+            s.path().join("out").join(f).is_file(),
+            "{f} missing: {run:?}"
+        );
     }
     let run = s.run(&["convert", "claw.wwd", "x.tmx", "--to", "tmx,png"]);
     assert_eq!(run.code, 2, "{run:?}");

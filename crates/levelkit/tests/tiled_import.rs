@@ -748,6 +748,7 @@ fn every_layer_format_tiled_writes_reads_the_same_gids() {
         };
         assert_eq!(ours.options.encoding, expected_encoding, "{label}");
     }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Groups, image layers, ellipses, polylines, text, opacity, class and locked layers: read as
@@ -850,6 +851,7 @@ fn what_the_model_cannot_hold_is_a_warning() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// What Tiled 1.8.2 does to numbers: recorded facts the reader and the writer rely on.
@@ -899,6 +901,7 @@ fn tiled_number_formatting_facts() {
             Some(&PropertyValue::Int(-1_294_967_296))
         );
     }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 fn small_tmx(body: &str) -> String {

@@ -40,7 +40,8 @@
 //!   they survive XML's whitespace normalisation too.
 //! * **Tile objects.** The model puts every object's (x, y) at its top left; Tiled puts a tile
 //!   object's at its bottom left, so an object with a gid is written at y + height.
-//! * **Wide integers.** Tiled keeps `int` properties in 32 bits (a larger value comes back as 0),
+//! * **Wide integers.** Tiled keeps `int` properties in 32 bits (Tiled 1.8.2 wraps 3000000000 to
+//!   -1294967296 when it saves),
 //!   so an [`PropertyValue::Int`] outside the `i32` range is written as a `string` property
 //!   holding its decimal value; [`crate::tilemap::Properties::get_int`] reads it back.
 //! * **Collision shapes.** Shapes whose id is 0 are numbered 1, 2, … within their tile, as Tiled

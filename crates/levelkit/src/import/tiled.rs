@@ -37,6 +37,9 @@
 //!   `#RRGGBB` colour (background, tint, `color` property) is read as `#ffRRGGBB`.
 //! * **Wide integers** stay the `string` properties the writer made of them
 //!   ([`crate::tilemap::Properties::get_int`] reads them); an `int` is read as 64 bits.
+//! * **Object class** is read from `type` (Tiled 1.8 and 1.10+), or from `class` (Tiled 1.9) when
+//!   `type` is absent or empty. A `class` on the map, a layer or a tileset has no home and is
+//!   reported.
 //! * **Property order** is file order. Tiled sorts properties by name when it saves; converters
 //!   look properties up by name, so nothing depends on the order.
 //! * **Text.** XML line ends are normalised as XML 1.0 says (`\r\n` and `\r` become `\n` in element
