@@ -1,6 +1,8 @@
 //! Any bytes, as TMX and as TMJ: reading never panics. A map that reads exports again to both
 //! TMX and TMJ without panicking (the writer may refuse what it cannot store, such as a control
-//! character in TMX), and whatever the writer produces reads back.
+//! character in TMX), and whatever the writer produces reads back. The map is also converted to
+//! each level format (WWD, `.graal`, `.nw`): that may fail with an error, never panic, and a level
+//! that converts writes or fails cleanly.
 
 #![no_main]
 
@@ -12,6 +14,15 @@ fn check(read: levelkit::Result<TiledMap>) {
     let Ok(first) = read else {
         return;
     };
+    if let Ok((level, _)) = levelkit::formats::wwd::from_tilemap(&first.map) {
+        let _ = level.write();
+    }
+    if let Ok((level, _)) = levelkit::formats::graal::tilemap::tilemap_to_graal(&first.map) {
+        let _ = level.write();
+    }
+    if let Ok((level, _)) = levelkit::formats::nw::tilemap_to_nw(&first.map) {
+        let _ = level.write();
+    }
     if let Ok(bytes) = to_tmx(&first.map, &first.options) {
         if let Err(e) = from_tmx(&bytes) {
             panic!("a TMX map the writer wrote does not read back: {e}");

@@ -71,6 +71,10 @@ pub fn version(model: &Model) -> String {
             Some(h) => format!("GANI{:04}", h.version),
             None => "gani (no header line)".to_owned(),
         },
+        Model::Tiled(t) => format!(
+            "Tiled map of a {} level",
+            t.level_format().map_or("non-levelkit", |f| f.name())
+        ),
         other => other.format().name().to_owned(),
     }
 }

@@ -1154,6 +1154,32 @@ fn malformed_maps_fail_with_exit_1_and_write_nothing() {
 }
 
 #[test]
+fn a_graal_map_with_an_unknown_object_class_is_refused() {
+    let s = Samples::new();
+    let graal = levelkit::formats::graal::samples::graal().write().unwrap();
+    s.write("island.graal", &graal);
+    let run = s.run(&["convert", "island.graal", "island.tmx"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let good = String::from_utf8(s.read("island.tmx")).unwrap();
+    let run = s.run(&["convert", "island.tmx", "back.graal"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("back.graal") == graal);
+    let bad = good.replacen("type=\"npc\"", "type=\"dragon\"", 1);
+    assert_ne!(bad, good);
+    s.write("bad.tmx", bad.as_bytes());
+    for target in ["bad.graal", "bad.nw"] {
+        let run = s.run(&["convert", "bad.tmx", target]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert!(run.stderr.contains("dragon"), "{run:?}");
+        assert!(!s.path().join(target).exists());
+    }
+    // A Graal map does not become a WWD level: a usage error.
+    let run = s.run(&["convert", "island.tmx", "x.wwd"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("graal or nw"), "{run:?}");
+}
+
+#[test]
 fn batch_makes_json_maps_and_previews_in_one_run() {
     let s = Samples::new();
     let run = s.run(&["convert", ".", "--to", "json,tmx,png", "--out", "out"]);

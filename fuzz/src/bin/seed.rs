@@ -66,5 +66,39 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(file), bytes)?;
     }
+    // Tiled maps of small levels of every family, as TMX and TMJ.
+    use levelkit::export::tiled::{LayerEncoding, TiledOptions, to_tmj, to_tmx};
+    let dir = root.join("tiled_read");
+    std::fs::create_dir_all(&dir)?;
+    let maps = [
+        (
+            "claw_small",
+            wwd::samples::claw_like_sized(8, 6, 3).to_tilemap().0,
+        ),
+        ("island", graal.to_tilemap().0),
+        (
+            "village",
+            levelkit::formats::nw::samples::village().to_tilemap().0,
+        ),
+    ];
+    for (name, map) in &maps {
+        for (enc, encoding) in [
+            ("csv", LayerEncoding::Csv),
+            ("zlib", LayerEncoding::Base64Zlib),
+        ] {
+            let options = TiledOptions {
+                encoding,
+                ..TiledOptions::default()
+            };
+            std::fs::write(
+                dir.join(format!("{name}_{enc}.tmx")),
+                to_tmx(map, &options)?,
+            )?;
+            std::fs::write(
+                dir.join(format!("{name}_{enc}.tmj")),
+                to_tmj(map, &options)?,
+            )?;
+        }
+    }
     Ok(seeds.len())
 }
