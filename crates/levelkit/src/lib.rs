@@ -38,6 +38,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod etf;
 pub mod export;
 pub mod formats;
 pub mod import;
