@@ -381,3 +381,39 @@ fn compressed_case_checksum_includes_the_extra_inflated_byte() {
     let read = read(&bytes).unwrap();
     assert_eq!(strip(read), model);
 }
+
+#[test]
+fn a_damaged_zlib_stream_is_caught_by_its_header_or_adler32() {
+    let level = samples::claw_like();
+    let bytes = level
+        .write_with(&WriteOptions {
+            compress: Some(true),
+            ..WriteOptions::default()
+        })
+        .unwrap_or_default();
+    assert!(read(&bytes).is_ok());
+    let header = HEADER_SIZE as usize;
+    // The Adler-32 trailer is the last 4 bytes of the stream.
+    let mut bad = bytes.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 0x01;
+    let e = read(&bad).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("Adler-32"), "{e}");
+    // Not a zlib header.
+    let mut bad = bytes.clone();
+    bad[header] = 0x79;
+    let e = read(&bad).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("zlib header"), "{e}");
+    // A preset dictionary (FDICT) is refused.
+    let mut bad = bytes.clone();
+    bad[header + 1] = 0xBB; // 0x78BB: FDICT set, check bits valid (0x78BB % 31 == 0)
+    assert_eq!((0x78u16 << 8 | 0xBB) % 31, 0);
+    let e = read(&bad).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("dictionary"), "{e}");
+    // Cut inside the trailer.
+    let e = read(&bytes[..bytes.len() - 2])
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("Adler-32") || e.contains("ends"), "{e}");
+}
