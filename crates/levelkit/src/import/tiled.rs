@@ -509,6 +509,18 @@ fn property_value(at: &At, kind: &str, value: Scalar<'_>) -> Result<PropertyValu
     })
 }
 
+/// [`property_value`] for the scalar types when the text parses, without an error path.
+fn quick_value(kind: &str, text: &str) -> Option<PropertyValue> {
+    let v = Scalar::Text(text);
+    Some(match kind {
+        "string" => PropertyValue::String(text.to_string()),
+        "int" => PropertyValue::Int(v.int()?),
+        "float" => PropertyValue::Float(v.float().filter(|f| f.is_finite())?),
+        "bool" => PropertyValue::Bool(v.bool()?),
+        _ => return None,
+    })
+}
+
 /// A property value as the file holds it.
 #[derive(Debug, Clone, Copy)]
 enum Scalar<'v> {
@@ -1216,6 +1228,21 @@ impl Ctx<'_> {
     fn tmx_properties(&mut self, parent: &At, el: &El) -> Result<Properties> {
         let mut out = Properties::new();
         for (i, p) in el.all("property").enumerate() {
+            // The common case without building a path: a named property of a scalar type whose
+            // value parses. Anything else takes the path below, which names the place.
+            if let (Some(name), None) = (
+                p.attr("name"),
+                p.attr("propertytype").filter(|t| !t.is_empty()),
+            ) {
+                let text = p.attr("value").unwrap_or(&p.text);
+                if let Some(value) = quick_value(p.attr("type").unwrap_or("string"), text) {
+                    out.0.push(Property {
+                        name: name.to_string(),
+                        value,
+                    });
+                    continue;
+                }
+            }
             let name = p.attr("name").unwrap_or("");
             let at = self.at_el(
                 parent.child(format!("property {name:?}"), &format!("properties[{i}]")),
