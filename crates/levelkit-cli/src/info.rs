@@ -71,6 +71,7 @@ pub fn version(model: &Model) -> String {
             Some(h) => format!("GANI{:04}", h.version),
             None => "gani (no header line)".to_owned(),
         },
+        Model::Wings(w) => format!("Wings {}", w.version()),
         Model::Tiled(t) => format!(
             "Tiled map of a {} level",
             t.level_format().map_or("non-levelkit", |f| f.name())

@@ -958,13 +958,14 @@ fn batch_converts_every_sample_to_json_and_back() {
         &["convert", ".", "--to", "json", "--out", "json"],
     );
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.contains("converted 5, failed 0"), "{run:?}");
+    assert!(run.stderr.contains("converted 6, failed 0"), "{run:?}");
     for (stem, ext) in [
         ("island", "graal"),
         ("village", "nw"),
         ("walk", "gani"),
         ("claw-like", "wwd"),
         ("gruntz-like", "wwd"),
+        ("cube", "wings"),
     ] {
         let back = format!("back-{stem}.{ext}");
         let run = levelkit(

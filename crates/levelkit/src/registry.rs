@@ -107,8 +107,8 @@ pub const FORMATS: &[FormatInfo] = &[
         name: "wings",
         description: "Wings 3D model",
         extensions: &["wings"],
-        readable: false,
-        writable: false,
+        readable: true,
+        writable: true,
     },
     FormatInfo {
         format: Format::WmpText,

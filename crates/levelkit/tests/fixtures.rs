@@ -44,6 +44,8 @@ enum Expect {
     Nw,
     /// A Graal animation that reads, validates clean and round-trips.
     Gani,
+    /// A Wings 3D model that reads, validates clean and round-trips.
+    Wings,
 }
 
 /// (path under the repository, recipe, expectation). The recipes are the documentation of how
@@ -91,6 +93,14 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
                 .write()
                 .unwrap(),
             Expect::Gani,
+        ),
+        (
+            "samples/cube.wings",
+            levelkit::formats::wings::samples::cube()
+                .unwrap()
+                .write()
+                .unwrap(),
+            Expect::Wings,
         ),
         (
             "tests/fixtures/wwd/good/trailing-bytes.wwd",
@@ -163,6 +173,12 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             assert!(anim.write().unwrap() == on_disk, "{path}: round trip");
             continue;
         }
+        if let Expect::Wings = expect {
+            let model = levelkit::formats::wings::read(&on_disk).unwrap();
+            assert_eq!(model.validate(), vec![], "{path}");
+            assert!(model.write().unwrap() == on_disk, "{path}: round trip");
+            continue;
+        }
         if let Expect::Nw = expect {
             let level = levelkit::formats::nw::read(&on_disk).unwrap();
             assert_eq!(level.validate(), vec![], "{path}");
@@ -189,7 +205,7 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
                 assert!(e.to_string().contains(text), "{path}: {e}");
             }
             (Ok(_), Expect::Fails(..)) => panic!("{path}: accepted"),
-            (_, Expect::Graal | Expect::Nw | Expect::Gani) => unreachable!(),
+            (_, Expect::Graal | Expect::Nw | Expect::Gani | Expect::Wings) => unreachable!(),
             (Err(e), Expect::Valid(..)) => panic!("{path}: {e}"),
         }
     }

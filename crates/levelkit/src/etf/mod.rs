@@ -12,6 +12,15 @@
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(test)]
+mod cases;
+mod decode;
+mod encode;
+mod print;
+
+pub use decode::{MAX_DEPTH_CAP, decode, decode_term};
+pub use encode::{encode, encode_term, term_to_binary_compressed};
+
 /// An Erlang term, with the encoding choices needed to write it back byte for byte.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Term {
@@ -100,20 +109,15 @@ pub struct External {
 }
 
 impl Atom {
-    /// An atom tagged as Erlang/OTP 25 and earlier (the Wings 2.2.9 of the oracle) would write it:
-    /// `SMALL_ATOM_EXT` for Latin-1 text under 256 bytes, `ATOM_EXT` for longer Latin-1 text, the
-    /// UTF-8 tags for anything else.
+    /// An atom tagged as Erlang/OTP 25 and earlier (the Wings 2.2.9 of the oracle) would write it
+    /// with `term_to_binary/1,2`: `ATOM_EXT` for Latin-1 text (checked against `erl` 25: it never
+    /// uses `SMALL_ATOM_EXT` by default), `SMALL_ATOM_UTF8_EXT` / `ATOM_UTF8_EXT` for text beyond
+    /// Latin-1.
     pub fn new(name: impl Into<String>) -> Atom {
         let name = name.into();
         let latin1 = name.chars().all(|c| u32::from(c) <= 0xFF);
-        let len = if latin1 {
-            name.chars().count()
-        } else {
-            name.len()
-        };
-        let tag = match (latin1, len < 256) {
-            (true, true) => AtomTag::SmallAtom,
-            (true, false) => AtomTag::Atom,
+        let tag = match (latin1, name.len() < 256) {
+            (true, _) => AtomTag::Atom,
             (false, true) => AtomTag::SmallAtomUtf8,
             (false, false) => AtomTag::AtomUtf8,
         };

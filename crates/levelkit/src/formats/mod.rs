@@ -9,6 +9,7 @@
 pub mod gani;
 pub mod graal;
 pub mod nw;
+pub mod wings;
 pub mod wwd;
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,8 @@ pub enum Model {
     Nw(nw::Nw),
     /// A Graal animation (`.gani`).
     Gani(gani::Gani),
+    /// A Wings 3D model (`.wings`).
+    Wings(wings::Wings),
     /// A Tiled map (`.tmx`, `.tmj`), read into the common tile map; it converts back to the
     /// level it was made from.
     Tiled(TiledDoc),
@@ -111,6 +114,7 @@ impl Model {
             Model::Graal(_) => Format::GraalLevel,
             Model::Nw(_) => Format::Nw,
             Model::Gani(_) => Format::Gani,
+            Model::Wings(_) => Format::Wings,
             Model::Tiled(t) => t.format,
         }
     }
@@ -122,6 +126,7 @@ impl Model {
             Format::GraalLevel => graal::read_with(bytes, limits).map(Model::Graal),
             Format::Nw => nw::read_with(bytes, limits).map(Model::Nw),
             Format::Gani => gani::read_with(bytes, limits).map(Model::Gani),
+            Format::Wings => wings::read_with(bytes, limits).map(Model::Wings),
             Format::Json => Model::from_json(bytes),
             Format::Tmx | Format::Tmj => {
                 let read = if format == Format::Tmx {
@@ -166,6 +171,7 @@ impl Model {
             Model::Graal(g) => g.write(),
             Model::Nw(n) => n.write(),
             Model::Gani(g) => g.write(),
+            Model::Wings(w) => w.write(),
             Model::Tiled(t) if t.format == Format::Tmj => tiled::to_tmj(&t.map, &t.options),
             Model::Tiled(t) => tiled::to_tmx(&t.map, &t.options),
         }
@@ -178,6 +184,7 @@ impl Model {
             Model::Graal(g) => g.validate(),
             Model::Nw(n) => n.validate(),
             Model::Gani(g) => g.validate(),
+            Model::Wings(w) => w.validate(),
             Model::Tiled(t) => {
                 let mut out = t.warnings.clone();
                 out.extend(t.map.validate());
@@ -207,6 +214,7 @@ impl Model {
             Model::Graal(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
             Model::Nw(n) => serde_json::to_value(n.summary()).unwrap_or_default(),
             Model::Gani(g) => serde_json::to_value(g.summary()).unwrap_or_default(),
+            Model::Wings(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
             Model::Tiled(t) => {
                 let (mut tiles, mut groups, mut objects) = (0usize, 0usize, 0usize);
                 for layer in &t.map.layers {
@@ -278,7 +286,7 @@ impl Model {
             Model::Wwd(w) => Some(w.to_tilemap()),
             Model::Graal(g) => Some(g.to_tilemap()),
             Model::Nw(n) => Some(n.to_tilemap()),
-            Model::Gani(_) => None,
+            Model::Gani(_) | Model::Wings(_) => None,
             Model::Tiled(t) => Some((t.map.clone(), t.warnings.clone())),
         }
     }
