@@ -17,7 +17,7 @@ Exit status:
 /// Read, validate and convert legacy game level files.
 ///
 /// levelkit reads WWD levels (Captain Claw, Gruntz, Get Medieval) and Graal levels (.graal,
-/// .zelda, .nw, .gani) losslessly, checks them, prints them, converts them to and from
+/// .zelda, .nw, .gani) and Wings 3D models (.wings) losslessly, checks them, prints them, converts them to and from
 /// levelkit's lossless JSON document and to Tiled maps and back, and draws previews. Use `-`
 /// for stdin or stdout.
 #[derive(Debug, Parser)]
