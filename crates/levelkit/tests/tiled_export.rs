@@ -2,6 +2,8 @@
 //! serde_json, and (when Tiled is installed) loaded, rendered and re-saved by Tiled 1.8.2 itself.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -777,36 +779,15 @@ fn tmj_island_and_claw_values() {
 // Tiled 1.8.2 itself
 
 fn oracle() -> Option<PathBuf> {
-    let script = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
-        PathBuf::from,
-    );
-    let script = script.join("tiled_oracle.sh");
-    let on_path = |tool: &str| {
-        Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {tool}"))
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !on_path("tiled") || !on_path("tmxrasterizer") {
-        eprintln!("SKIP: `tiled`/`tmxrasterizer` not on the PATH; Tiled oracle checks not run");
-        return None;
-    }
-    if !script.is_file() {
-        eprintln!(
-            "SKIP: {} not found (set LEVELKIT_ORACLES); Tiled oracle checks not run",
-            script.display()
-        );
-        return None;
-    }
-    Some(script)
+    common::oracle(
+        "tiled_oracle.sh",
+        &["tiled", "tmxrasterizer"],
+        "Tiled oracle checks",
+    )
 }
 
 fn out_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("levelkit-tiled-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::out_dir("levelkit-tiled", test)
 }
 
 /// Runs the oracle; returns stderr. Panics with Tiled's message on a non-zero exit.

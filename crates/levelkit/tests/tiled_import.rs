@@ -4,6 +4,8 @@
 //! message, never a panic or a huge allocation.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -558,39 +560,11 @@ fn every_corpus_map_reads_back_exactly() {
 // What Tiled writes
 
 fn oracle() -> Option<PathBuf> {
-    let script = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
-        PathBuf::from,
-    );
-    let script = script.join("tiled_oracle.sh");
-    let on_path = |tool: &str| {
-        Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {tool}"))
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !on_path("tiled") {
-        eprintln!("SKIP: `tiled` not on the PATH; Tiled re-save checks not run");
-        return None;
-    }
-    if !script.is_file() {
-        eprintln!(
-            "SKIP: {} not found (set LEVELKIT_ORACLES); Tiled re-save checks not run",
-            script.display()
-        );
-        return None;
-    }
-    Some(script)
+    common::oracle("tiled_oracle.sh", &["tiled"], "Tiled re-save checks")
 }
 
 fn out_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "levelkit-tiled-import-{test}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::out_dir("levelkit-tiled-import", test)
 }
 
 /// `tiled --export-map IN OUT`; the output's bytes.

@@ -21,6 +21,8 @@
 //! Skips (prints `SKIP:`) when `tiled`/`tmxrasterizer` are not on the PATH.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
@@ -113,30 +115,11 @@ fn corpus() -> Vec<(String, TileMap)> {
 // Tiled
 
 fn oracle() -> Option<PathBuf> {
-    let script = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
-        PathBuf::from,
-    );
-    let script = script.join("tiled_oracle.sh");
-    let on_path = |tool: &str| {
-        Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {tool}"))
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !on_path("tiled") || !on_path("tmxrasterizer") {
-        eprintln!("SKIP: `tiled`/`tmxrasterizer` not on the PATH; Tiled render checks not run");
-        return None;
-    }
-    if !script.is_file() {
-        eprintln!(
-            "SKIP: {} not found (set LEVELKIT_ORACLES); Tiled render checks not run",
-            script.display()
-        );
-        return None;
-    }
-    Some(script)
+    common::oracle(
+        "tiled_oracle.sh",
+        &["tiled", "tmxrasterizer"],
+        "Tiled render checks",
+    )
 }
 
 /// `tiled_oracle.sh render MAP OUT --no-smoothing [extra]`, decoded to RGBA. Panics with Tiled's

@@ -11,6 +11,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,35 +22,11 @@ use levelkit::formats::Model;
 use levelkit::registry::Format;
 
 fn oracle() -> Option<PathBuf> {
-    let script = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
-        PathBuf::from,
-    );
-    let script = script.join("tiled_oracle.sh");
-    let on_path = Command::new("sh")
-        .arg("-c")
-        .arg("command -v tiled")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !on_path {
-        eprintln!("SKIP: `tiled` not on the PATH; round trips through Tiled not run");
-        return None;
-    }
-    if !script.is_file() {
-        eprintln!(
-            "SKIP: {} not found (set LEVELKIT_ORACLES)",
-            script.display()
-        );
-        return None;
-    }
-    Some(script)
+    common::oracle("tiled_oracle.sh", &["tiled"], "round trips through Tiled")
 }
 
 fn out_dir(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("levelkit-roundtrip-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::out_dir("levelkit-roundtrip", test)
 }
 
 /// `tiled --export-map IN OUT` through the oracle script. (Tiled picks the writer by the

@@ -6,6 +6,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,34 +15,11 @@ use std::process::Command;
 use levelkit::formats::wings::{Wings, samples};
 
 fn oracle() -> Option<PathBuf> {
-    let dir = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
-        PathBuf::from,
-    );
-    let script = dir.join("wings_oracle.sh");
-    let erl = Command::new("sh")
-        .arg("-c")
-        .arg("command -v erl")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !erl {
-        eprintln!("SKIP: `erl` not on the PATH; Wings oracle checks not run");
-        return None;
-    }
-    if !script.is_file() {
-        eprintln!(
-            "SKIP: {} not found (set LEVELKIT_ORACLES); Wings oracle checks not run",
-            script.display()
-        );
-        return None;
-    }
-    Some(script)
+    common::oracle("wings_oracle.sh", &["erl"], "Wings oracle checks")
 }
 
 fn out_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("levelkit-wings-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::out_dir("levelkit-wings", test)
 }
 
 /// Run the oracle; on exit 3 (needs an X display for textures) retry under xvfb.

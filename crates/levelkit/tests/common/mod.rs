@@ -1,0 +1,46 @@
+//! Shared by the integration tests that drive third-party tools (`../shared/oracles`).
+
+// Each test crate uses its own subset.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// True when `tool` is on the PATH.
+pub fn on_path(tool: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The oracle script `script` (in `$LEVELKIT_ORACLES`, or `../shared/oracles` beside the
+/// repository), when it and every one of `tools` are there; otherwise prints `SKIP: …` naming
+/// `checks` and gives `None`.
+pub fn oracle(script: &str, tools: &[&str], checks: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
+        PathBuf::from,
+    );
+    let path = dir.join(script);
+    if let Some(missing) = tools.iter().find(|t| !on_path(t)) {
+        eprintln!("SKIP: `{missing}` not on the PATH; {checks} not run");
+        return None;
+    }
+    if !path.is_file() {
+        eprintln!(
+            "SKIP: {} not found (set LEVELKIT_ORACLES); {checks} not run",
+            path.display()
+        );
+        return None;
+    }
+    Some(path)
+}
+
+/// A fresh temporary directory for one test of one process.
+pub fn out_dir(prefix: &str, test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{prefix}-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
