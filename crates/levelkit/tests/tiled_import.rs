@@ -8,7 +8,6 @@ mod common;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use levelkit::export::tiled::{
     IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage, to_tmj,
@@ -569,18 +568,7 @@ fn out_dir(test: &str) -> PathBuf {
 
 /// `tiled --export-map IN OUT`; the output's bytes.
 fn tiled_convert(script: &Path, input: &Path, output: &Path) -> Vec<u8> {
-    let out = Command::new(script)
-        .arg("convert")
-        .arg(input)
-        .arg(output)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "tiled could not convert {}: {}",
-        input.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::tiled_convert(script, input, output);
     std::fs::read(output).unwrap()
 }
 

@@ -14,7 +14,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use levelkit::Limits;
 use levelkit::export::tiled::{TiledOptions, to_tmx};
@@ -29,23 +28,7 @@ fn out_dir(test: &str) -> PathBuf {
     common::out_dir("levelkit-roundtrip", test)
 }
 
-/// `tiled --export-map IN OUT` through the oracle script. (Tiled picks the writer by the
-/// file's complete suffix: `a.tiled.tmj` would be "tiled.tmj", which no writer has.)
-fn tiled_convert(script: &Path, input: &Path, output: &Path) {
-    let out = Command::new(script)
-        .arg("convert")
-        .arg(input)
-        .arg(output)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "tiled --export-map {} {}: {}",
-        input.display(),
-        output.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use common::tiled_convert;
 
 /// Every level: samples first, then the corpus (when `LEVELKIT_CORPUS` is set).
 fn levels() -> Vec<(String, Vec<u8>)> {

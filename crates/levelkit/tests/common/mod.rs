@@ -44,3 +44,22 @@ pub fn out_dir(prefix: &str, test: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `tiled --export-map IN OUT` through the Tiled oracle script; panics with Tiled's message on
+/// failure. (Tiled picks the writer by the output's complete suffix: `a.tiled.tmj` would be
+/// "tiled.tmj", which no writer has.)
+pub fn tiled_convert(script: &Path, input: &Path, output: &Path) {
+    let out = Command::new(script)
+        .arg("convert")
+        .arg(input)
+        .arg(output)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tiled --export-map {} {}: {}",
+        input.display(),
+        output.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
