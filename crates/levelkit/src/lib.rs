@@ -45,6 +45,7 @@ pub mod import;
 pub mod io;
 pub mod limits;
 pub mod registry;
+pub mod scene;
 pub mod strings;
 pub mod tilemap;
 

@@ -187,9 +187,16 @@ impl Winged {
             lf: Option<(u32, u32, u32)>, // face, CW predecessor, CW successor
             rf: Option<(u32, u32, u32)>,
         }
-        let mut ids: HashMap<(u32, u32), u32> = HashMap::new();
+        // Edges between the same two vertices may be several (Wings allows parallel edges,
+        // e.g. around a two-sided face): each directed use takes an edge of its vertex pair
+        // whose side for that direction is free, or starts a new one, numbered in order of
+        // first use as Wings numbers them.
+        let mut ids: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
         let mut ends: Vec<(u32, u32)> = Vec::new();
-        // First pass: number the edges.
+        let mut taken: Vec<[bool; 2]> = Vec::new();
+        // Per polygon, per corner i: the edge of the directed side v_i -> v_{i+1}, and whether
+        // it runs from the edge's start to its end (the left side).
+        let mut assign: Vec<Vec<(u32, bool)>> = Vec::with_capacity(polygons.len());
         for (fi, p) in polygons.iter().enumerate() {
             let n = p.vertices.len();
             if n < 3 {
@@ -197,30 +204,43 @@ impl Winged {
                     "polygon {fi} has {n} corners; at least 3 are needed"
                 )));
             }
+            let mut sides = Vec::with_capacity(n);
             for (i, &a) in p.vertices.iter().enumerate() {
                 let b = p.vertices.get((i + 1) % n).copied().unwrap_or(a);
                 if a as usize >= positions.len() || a == b {
                     return Err(err(format!("polygon {fi} has a bad corner {a}")));
                 }
-                let key = (a.min(b), a.max(b));
-                if let std::collections::hash_map::Entry::Vacant(slot) = ids.entry(key) {
-                    slot.insert(ends.len() as u32);
-                    ends.push((a, b));
+                let list = ids.entry((a.min(b), a.max(b))).or_default();
+                let free = list.iter().copied().find(|&id| {
+                    let forward = ends.get(id as usize).is_some_and(|&(s, _)| s == a);
+                    taken
+                        .get(id as usize)
+                        .is_some_and(|t| !t[usize::from(!forward)])
+                });
+                let id = match free {
+                    Some(id) => id,
+                    None => {
+                        let id = ends.len() as u32;
+                        ends.push((a, b));
+                        taken.push([false; 2]);
+                        list.push(id);
+                        id
+                    }
+                };
+                let forward = ends.get(id as usize).is_some_and(|&(s, _)| s == a);
+                if let Some(t) = taken.get_mut(id as usize) {
+                    t[usize::from(!forward)] = true;
                 }
+                sides.push((id, forward));
             }
+            assign.push(sides);
         }
         let mut halves: Vec<Half> = ends.iter().map(|_| Half { lf: None, rf: None }).collect();
         let mut uv_attr = vec![[None::<[f64; 2]>, None]; ends.len()];
         let mut color_attr = vec![[None::<[f32; 3]>, None]; ends.len()];
-        for (fi, p) in polygons.iter().enumerate() {
+        for ((fi, p), sides) in polygons.iter().enumerate().zip(&assign) {
             let n = p.vertices.len();
-            let edge_of = |i: usize| -> (u32, bool) {
-                let a = p.vertices.get(i % n).copied().unwrap_or(0);
-                let b = p.vertices.get((i + 1) % n).copied().unwrap_or(0);
-                let id = ids.get(&(a.min(b), a.max(b))).copied().unwrap_or(0);
-                let forward = ends.get(id as usize).is_some_and(|&(s, _)| s == a);
-                (id, forward)
-            };
+            let edge_of = |i: usize| -> (u32, bool) { sides.get(i % n).copied().unwrap_or((0, true)) };
             for i in 0..n {
                 // Directed CCW edge d_i = v_i -> v_{i+1}. The CW walk goes d_{i-1} after d_i.
                 let (id, forward) = edge_of(i);
@@ -231,12 +251,6 @@ impl Winged {
                     continue;
                 };
                 let slot = if forward { &mut h.lf } else { &mut h.rf };
-                if slot.is_some() {
-                    return Err(err(format!(
-                        "polygon {fi}: edge {id} is already used in this direction (the surface \
-                         is not consistently oriented, or not a 2-manifold)"
-                    )));
-                }
                 *slot = Some((fi as u32, pred, succ));
                 if let Some(uvs) = &p.uvs
                     && let (Some(slot), Some(uv)) = (uv_attr.get_mut(id as usize), uvs.get(i))
@@ -261,9 +275,15 @@ impl Winged {
             .enumerate()
         {
             let (Some((lf, ltpr, ltsu)), Some((rf, rtpr, rtsu))) = (h.lf, h.rf) else {
-                return Err(err(format!(
-                    "edge {id} ({vs}-{ve}) borders only one polygon; the mesh must be closed"
-                )));
+                let parallel = ids.get(&(vs.min(ve), vs.max(ve))).map_or(0, Vec::len);
+                return Err(err(if parallel > 1 {
+                    format!(
+                        "the side {vs}-{ve} is used twice in the same direction (the surface is \
+                         not consistently oriented, or not a 2-manifold)"
+                    )
+                } else {
+                    format!("edge {id} ({vs}-{ve}) borders only one polygon; the mesh must be closed")
+                }));
             };
             for v in [vs, ve] {
                 if let Some(u) = used.get_mut(v as usize) {

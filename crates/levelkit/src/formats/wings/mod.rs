@@ -44,6 +44,7 @@ mod convert;
 mod mesh;
 mod model;
 mod read;
+mod scene;
 pub mod samples;
 mod validate;
 mod write;

@@ -6,15 +6,15 @@ use super::model::*;
 use crate::error::Result;
 use crate::etf::{AtomTag, Term};
 
-fn atom(name: &str) -> Term {
+pub(super) fn atom(name: &str) -> Term {
     Term::Atom(otp25_atom(name))
 }
 
-fn pair(key: &str, value: Term) -> Term {
+pub(super) fn pair(key: &str, value: Term) -> Term {
     Term::Tuple(vec![atom(key), value])
 }
 
-fn rgba(c: [f64; 4]) -> Term {
+pub(super) fn rgba(c: [f64; 4]) -> Term {
     Term::Tuple(c.iter().map(|&v| Term::float(v)).collect())
 }
 

@@ -1,0 +1,1418 @@
+//! Wings 3D <-> the common 3D model ([`crate::scene`]).
+//!
+//! **To a scene** ([`Wings::to_scene`]) does what Wings' own exporters do (notes §4.1, §8):
+//! every visible object becomes a node with a mesh (hidden objects are left out and listed in
+//! the scene's `extras.hidden_objects`; locked objects are exported); user-hidden faces are shown
+//! again and holes are removed; a virtual mirror is frozen (the object is reflected about the
+//! mirror face's plane and the mirror face removed, as `wings_we:freeze_mirror` does); the
+//! face walk gives each face's corners counter-clockwise with their UVs (only when every corner
+//! has one, as Wings' exporters require) and colours; hard edges split normals. Materials come
+//! from the `opengl` properties, both key sets: 2.2+ `diffuse`/`emission`/`metallic`/
+//! `roughness`, and the older `ambient`/`specular`/`shininess`, which are kept as
+//! [`Phong`] values (and, without 2.2 keys, give metallic = mean specular and roughness =
+//! 1 − shininess, Wings' own conversion direction). Texture maps `diffuse`, `normal`/`bump`,
+//! `occlusion` and `emission` become textures; `metallic`, `roughness` and `gloss` maps have no
+//! single glTF slot (glTF packs both in one image) and are listed in the material's extras.
+//! Embedded images (rows bottom-up, 1–4 samples per pixel) become top-down pixel textures;
+//! external images become file references relative to the `.wings` file (Wings' own fallback
+//! when an absolute path is missing is the file name beside the model, so absolute paths are
+//! reduced to their file name, the original kept in extras). Lights become nodes with lights
+//! (`point`, `spot`, `infinite` = directional, `ambient`, `area`), aimed at their `aim_point`.
+//! The current view becomes a perspective camera placed as Wings' renderer exporters place it.
+//! Every material's full property list, every light's and the global properties travel in
+//! `extras` (as the JSON form of their terms), so nothing is lost.
+//!
+//! **From a scene** ([`Wings::from_scene`]): every node with a mesh becomes an object, its
+//! positions in world space (Wings has no object transforms); positions that are exactly equal
+//! are welded into one vertex (glTF splits vertices at UV seams); open boundaries are closed with
+//! hole faces, as Wings itself represents open meshes (faces `0 … N−1`, listed in `holes`);
+//! per-corner UVs and colours become edge attributes; edges whose corner normals differ between
+//! the two faces become hard edges. Non-manifold input (an edge used by more than two faces, or
+//! twice in the same direction) is refused with an error naming the object, the edge and its
+//! position. Materials become Wings materials with both `opengl` key sets (the original property
+//! list is reused when the material came from Wings); textures become embedded images (PNG
+//! decoded; pixels stored bottom-up) or external file references. Lights, cameras and
+//! animations are not objects in Wings and are reported as warnings.
+
+use std::collections::HashMap;
+
+use super::mesh::Polygon;
+use super::model::*;
+use super::samples::{atom, pair, rgba};
+use crate::error::{Error, Location, Result, Warning};
+use crate::etf::{AtomTag, Term};
+use crate::registry::Format;
+use crate::scene::{
+    self, AlphaMode, Camera, Corner, Extras, Light, LightKind, Material as SceneMaterial, Mesh,
+    Node, Phong, Projection, Scene, Texture, TextureSource, Transform,
+};
+
+/// The colour Wings gives the `default` material when a file does not define it.
+const WINGS_DEFAULT_DIFFUSE: [f64; 4] = [0.7898538076923077, 0.8133333333333334, 0.6940444444444445, 1.0];
+
+fn warn(path: impl Into<String>, message: impl Into<String>) -> Warning {
+    Warning::warning(Format::Wings, Location::path(path), message)
+}
+
+fn term_json(t: &Term) -> serde_json::Value {
+    serde_json::to_value(t).unwrap_or(serde_json::Value::Null)
+}
+
+impl Wings {
+    /// The model as a [`Scene`], as Wings' exporters see it (see the module docs), with what
+    /// did not map.
+    pub fn to_scene(&self) -> (Scene, Vec<Warning>) {
+        let mut ctx = ToScene {
+            scene: Scene::new(Format::Wings),
+            warnings: Vec::new(),
+            materials: HashMap::new(),
+            textures: HashMap::new(),
+        };
+        match &self.content {
+            Content::V2(doc) => ctx.document(doc),
+            Content::Legacy(legacy) => ctx.legacy(legacy),
+        }
+        (ctx.scene, ctx.warnings)
+    }
+}
+
+struct ToScene {
+    scene: Scene,
+    warnings: Vec<Warning>,
+    /// Material name -> index in the scene.
+    materials: HashMap<Option<String>, usize>,
+    /// Image id -> texture index (`None` when the image could not be used).
+    textures: HashMap<i64, Option<usize>>,
+}
+
+impl ToScene {
+    fn document(&mut self, doc: &Document) {
+        let mut hidden = Vec::new();
+        for (si, shape) in doc.shapes.iter().enumerate() {
+            let name = shape.name().unwrap_or_else(|| format!("object{si}"));
+            if shape.is_hidden() {
+                hidden.push(serde_json::Value::String(name));
+                continue;
+            }
+            let mesh = self.shape_mesh(doc, si, shape, &name);
+            let m = self.scene.meshes.len();
+            self.scene.meshes.push(mesh);
+            let mut extras = Extras::new();
+            extras.insert("wings_object_props".into(), term_json(&shape.props));
+            self.scene.add_root(Node {
+                name: Some(name),
+                mesh: Some(m),
+                extras,
+                ..Node::default()
+            });
+        }
+        if !hidden.is_empty() {
+            self.scene
+                .extras
+                .insert("hidden_objects".into(), serde_json::Value::Array(hidden));
+        }
+        self.lights(doc);
+        self.camera(doc);
+        self.scene
+            .extras
+            .insert("wings_props".into(), term_json(&doc.props));
+    }
+
+    fn shape_mesh(&mut self, doc: &Document, si: usize, shape: &Shape, name: &str) -> Mesh {
+        let (poly, warnings) = shape.to_polygons();
+        self.warnings.extend(warnings.into_iter().map(|mut w| {
+            w.location = Location::path(format!(
+                "shapes[{si}].{}",
+                w.location.path.as_deref().unwrap_or("")
+            ));
+            w
+        }));
+        let mirror = shape
+            .mirror_face()
+            .and_then(|f| poly.faces.iter().find(|p| i64::from(p.index) == f && !p.hole));
+        let mut mesh = Mesh {
+            name: Some(name.to_owned()),
+            positions: poly.positions.clone(),
+            ..Mesh::default()
+        };
+        for face in &poly.faces {
+            if face.hole || mirror.is_some_and(|m| m.index == face.index) {
+                continue;
+            }
+            let material = self.material(doc, face.material.as_deref());
+            let corners = face
+                .vertices
+                .iter()
+                .enumerate()
+                .map(|(k, &v)| Corner {
+                    position: v,
+                    normal: None,
+                    uv: face.uvs.as_ref().and_then(|u| u.get(k).copied()),
+                    color: face
+                        .colors
+                        .as_ref()
+                        .and_then(|c| c.get(k))
+                        .map(|c| [c[0], c[1], c[2], 1.0]),
+                })
+                .collect();
+            mesh.faces.push(scene::Face {
+                corners,
+                material: Some(material),
+            });
+        }
+        // Hard edges: edge indices -> their vertex pairs.
+        if let Some(items) = shape.mesh.hard_edges.list_items() {
+            for e in items.iter().filter_map(Term::as_int) {
+                if let Some(r) = usize::try_from(e)
+                    .ok()
+                    .and_then(|e| shape.mesh.edges.get(e))
+                    .and_then(Edge::record)
+                {
+                    mesh.hard_edges.push([r.vs.min(r.ve), r.vs.max(r.ve)]);
+                }
+            }
+        }
+        if let Some(m) = mirror {
+            freeze_mirror(&mut mesh, &m.vertices);
+            mesh.extras.insert(
+                "wings_mirror_face".into(),
+                serde_json::Value::from(m.index),
+            );
+        }
+        mesh
+    }
+
+    /// The scene index of Wings material `name` (`None` = `default`), made on first use.
+    fn material(&mut self, doc: &Document, name: Option<&str>) -> usize {
+        let key = name.map(str::to_owned);
+        if let Some(&i) = self.materials.get(&key) {
+            return i;
+        }
+        let wname = name.unwrap_or("default");
+        let mat = match doc.material(wname) {
+            Some(m) => self.convert_material(doc, m),
+            None => {
+                if name.is_some() {
+                    self.warnings.push(warn(
+                        "materials",
+                        format!("material {wname:?} is used but not defined; Wings uses default"),
+                    ));
+                }
+                match doc.material("default") {
+                    Some(m) => self.convert_material(doc, m),
+                    None => SceneMaterial {
+                        name: Some("default".into()),
+                        base_color: WINGS_DEFAULT_DIFFUSE.map(|v| v as f32),
+                        metallic: 0.1,
+                        roughness: 0.8,
+                        vertex_colors: true,
+                        ..SceneMaterial::default()
+                    },
+                }
+            }
+        };
+        let i = self.scene.materials.len();
+        self.scene.materials.push(mat);
+        self.materials.insert(key, i);
+        i
+    }
+
+    fn convert_material(&mut self, doc: &Document, m: &Material) -> SceneMaterial {
+        let f32s = |c: [f64; 4]| c.map(|v| v.clamp(0.0, 1.0) as f32);
+        let diffuse = m.color("diffuse").unwrap_or(WINGS_DEFAULT_DIFFUSE);
+        let emission = m.color("emission").unwrap_or([0.0, 0.0, 0.0, 1.0]);
+        let ambient = m.color("ambient");
+        let specular = m.color("specular");
+        let shininess = m.number("shininess");
+        let phong = (ambient.is_some() || specular.is_some() || shininess.is_some()).then(|| {
+            Phong {
+                ambient: f32s(ambient.unwrap_or([0.0; 4])),
+                diffuse: f32s(diffuse),
+                specular: f32s(specular.unwrap_or([0.0; 4])),
+                emission: f32s(emission),
+                shininess: shininess.unwrap_or(0.0).clamp(0.0, 1.0) as f32,
+            }
+        });
+        let metallic = m.number("metallic").unwrap_or_else(|| match specular {
+            Some(s) if m.number("roughness").is_none() => (s[0] + s[1] + s[2]) / 3.0,
+            _ => 0.1,
+        });
+        let roughness = m
+            .number("roughness")
+            .unwrap_or_else(|| shininess.map_or(0.8, |s| 1.0 - s));
+        let vertex_colors = m
+            .opengl()
+            .and_then(|g| g.proplist_get("vertex_colors"))
+            .and_then(Term::as_atom)
+            .is_some_and(|v| v == "set" || v == "multiply");
+        let base_color = f32s(diffuse);
+        let mut out = SceneMaterial {
+            name: Some(m.name.name.clone()),
+            base_color,
+            metallic: metallic.clamp(0.0, 1.0) as f32,
+            roughness: roughness.clamp(0.0, 1.0) as f32,
+            emissive: [emission[0], emission[1], emission[2]].map(|v| v.clamp(0.0, 1.0) as f32),
+            alpha_mode: if base_color[3] < 1.0 {
+                AlphaMode::Blend
+            } else {
+                AlphaMode::Opaque
+            },
+            vertex_colors,
+            phong,
+            ..SceneMaterial::default()
+        };
+        let mut unmapped = Vec::new();
+        for (kind, value) in m.maps() {
+            let Some(id) = value.as_int() else {
+                unmapped.push(serde_json::Value::String(kind));
+                continue;
+            };
+            let slot = match kind.as_str() {
+                "diffuse" => &mut out.base_color_texture,
+                "normal" | "bump" => &mut out.normal_texture,
+                "occlusion" => &mut out.occlusion_texture,
+                "emission" => &mut out.emissive_texture,
+                _ => {
+                    unmapped.push(serde_json::Value::String(kind));
+                    continue;
+                }
+            };
+            *slot = self.texture(doc, id);
+        }
+        if !unmapped.is_empty() {
+            self.warnings.push(warn(
+                format!("materials.{}", m.name.name),
+                format!(
+                    "material {:?}: maps {unmapped:?} have no glTF slot of their own; kept in extras",
+                    m.name.name
+                ),
+            ));
+            out.extras
+                .insert("unmapped_maps".into(), serde_json::Value::Array(unmapped));
+        }
+        out.extras
+            .insert("wings_material_props".into(), term_json(&m.props));
+        out
+    }
+
+    fn texture(&mut self, doc: &Document, id: i64) -> Option<usize> {
+        if let Some(t) = self.textures.get(&id) {
+            return *t;
+        }
+        let found = doc
+            .prop("images")
+            .and_then(Term::list_items)
+            .and_then(|items| {
+                items.into_iter().find_map(|t| match t.as_tuple() {
+                    Some([i, props]) if i.as_int() == Some(id) => Some(props.clone()),
+                    _ => None,
+                })
+            });
+        let made = match found {
+            None => {
+                self.warnings.push(warn(
+                    "props.images",
+                    format!("a material uses image {id}, which the file does not have"),
+                ));
+                None
+            }
+            Some(props) => match image_texture(id, &props) {
+                Ok(t) => {
+                    self.scene.textures.push(t);
+                    Some(self.scene.textures.len() - 1)
+                }
+                Err(msg) => {
+                    self.warnings.push(warn(format!("props.images[{id}]"), msg));
+                    None
+                }
+            },
+        };
+        self.textures.insert(id, made);
+        made
+    }
+
+    fn lights(&mut self, doc: &Document) {
+        let Some(items) = doc.prop("lights").and_then(Term::list_items) else {
+            return;
+        };
+        for (li, item) in items.iter().enumerate() {
+            let Some([name, props]) = item.as_tuple() else {
+                continue;
+            };
+            let name = name.as_charlist().unwrap_or_else(|| format!("light{li}"));
+            let gl = props.proplist_get("opengl");
+            let get = |k: &str| gl.and_then(|g| g.proplist_get(k));
+            let vec3 = |k: &str| match get(k)?.as_tuple()? {
+                [x, y, z] => Some([x.as_number()?, y.as_number()?, z.as_number()?]),
+                _ => None,
+            };
+            let kind_name = get("type").and_then(Term::as_atom).unwrap_or("point");
+            let diffuse = get("diffuse").and_then(color4).unwrap_or([1.0; 4]);
+            let mut position = vec3("position").unwrap_or([0.0; 3]);
+            if kind_name == "area"
+                && let Some(c) = get("mesh").and_then(area_centroid)
+            {
+                position = c;
+            }
+            let aim = vec3("aim_point");
+            let kind = match kind_name {
+                "spot" => {
+                    let cone = get("cone_angle").and_then(Term::as_number).unwrap_or(30.0);
+                    let outer = (cone.to_radians() as f32).clamp(1e-3, std::f32::consts::FRAC_PI_2);
+                    LightKind::Spot {
+                        inner_cone_angle: 0.0,
+                        outer_cone_angle: outer,
+                    }
+                }
+                "infinite" => LightKind::Directional,
+                "ambient" => LightKind::Ambient,
+                "area" => LightKind::Area,
+                _ => LightKind::Point,
+            };
+            let mut extras = Extras::new();
+            extras.insert("wings_light_props".into(), term_json(props));
+            let visible = props.proplist_get("visible").and_then(Term::as_atom) != Some("false");
+            extras.insert("visible".into(), serde_json::Value::Bool(visible));
+            let l = self.scene.lights.len();
+            self.scene.lights.push(Light {
+                name: Some(name.clone()),
+                kind,
+                color: [diffuse[0], diffuse[1], diffuse[2]].map(|v| v.clamp(0.0, 1.0) as f32),
+                intensity: 1.0,
+                range: None,
+                extras,
+            });
+            let rotation = match (kind, aim) {
+                (LightKind::Point | LightKind::Ambient, _) | (_, None) => [0.0, 0.0, 0.0, 1.0],
+                (_, Some(a)) => look_rotation(sub(a, position), [0.0, 1.0, 0.0]),
+            };
+            self.scene.add_root(Node {
+                name: Some(name),
+                transform: Transform::Trs {
+                    translation: position,
+                    rotation,
+                    scale: [1.0; 3],
+                },
+                light: Some(l),
+                ..Node::default()
+            });
+        }
+    }
+
+    /// The current view (or the first) as a camera, placed as Wings' render exporters place it.
+    fn camera(&mut self, doc: &Document) {
+        let Some(views) = doc.prop("views").and_then(Term::list_items) else {
+            return;
+        };
+        let current = doc
+            .prop("current_view")
+            .and_then(Term::as_int)
+            .and_then(|i| usize::try_from(i).ok())
+            .unwrap_or(1);
+        let Some(view) = views
+            .get(current.saturating_sub(1))
+            .or_else(|| views.first())
+            .and_then(|v| match v.as_tuple() {
+                Some([_, props]) => Some(props.clone()),
+                _ => None,
+            })
+        else {
+            return;
+        };
+        let num = |k: &str, d: f64| view.proplist_get(k).and_then(Term::as_number).unwrap_or(d);
+        let pair2 = |k: &str| match view.proplist_get(k).and_then(Term::as_tuple) {
+            Some([a, b]) => Some([a.as_number()?, b.as_number()?]),
+            _ => None,
+        };
+        let aim = match view.proplist_get("aim").and_then(Term::as_tuple) {
+            Some([x, y, z]) => [x, y, z].map(|t| t.as_number().unwrap_or(0.0)),
+            _ => [0.0; 3],
+        };
+        let (dist, az, el) = (
+            num("distance_to_aim", 10.0),
+            num("azimuth", 0.0).to_radians(),
+            num("elevation", 0.0).to_radians(),
+        );
+        let [track_x, track_y] = pair2("tracking").unwrap_or([0.0; 2]);
+        // From Wings' renderer exporters: the eye sits at distance `dist` from the aim point,
+        // turned by azimuth and elevation; tracking pans eye and aim together.
+        let rev = [
+            -(dist * el.cos() * az.sin()),
+            dist * el.sin(),
+            dist * el.cos() * az.cos(),
+        ];
+        let left = unit(cross(rev, [0.0, 1.0, 0.0])).unwrap_or([-az.cos(), 0.0, -az.sin()]);
+        let down = unit(cross(rev, left)).unwrap_or([0.0, -1.0, 0.0]);
+        let transl = add(scale(left, track_x), scale(down, track_y));
+        let target = add(aim, transl);
+        let eye = add(target, rev);
+        let name = view
+            .proplist_get("name")
+            .and_then(Term::as_charlist)
+            .unwrap_or_else(|| "current_view".into());
+        let mut extras = Extras::new();
+        extras.insert("wings_view".into(), term_json(&view));
+        let c = self.scene.cameras.len();
+        self.scene.cameras.push(Camera {
+            name: Some(name.clone()),
+            projection: Projection::Perspective {
+                yfov: num("fov", 45.0).to_radians().clamp(1e-3, 3.1),
+                znear: num("hither", 0.1).max(1e-6),
+                zfar: Some(num("yon", 10000.0)),
+                aspect_ratio: None,
+            },
+            extras,
+        });
+        self.scene.add_root(Node {
+            name: Some(name),
+            transform: Transform::Trs {
+                translation: eye,
+                rotation: look_rotation(sub(target, eye), [0.0, 1.0, 0.0]),
+                scale: [1.0; 3],
+            },
+            camera: Some(c),
+            ..Node::default()
+        });
+    }
+
+    fn legacy(&mut self, legacy: &Legacy) {
+        let meshes = match legacy.meshes() {
+            Ok(m) => m,
+            Err(e) => {
+                self.warnings.push(warn(
+                    "",
+                    format!("version {} file: {e}; no objects exported", legacy.version),
+                ));
+                return;
+            }
+        };
+        for (i, lm) in meshes.into_iter().enumerate() {
+            let name = lm.name.clone().unwrap_or_else(|| format!("object{i}"));
+            let mut mesh = Mesh {
+                name: Some(name.clone()),
+                positions: lm.positions,
+                ..Mesh::default()
+            };
+            for (vs, mat) in lm.faces.iter().zip(&lm.materials) {
+                let key = mat.clone();
+                let next = self.scene.materials.len();
+                let m = *self.materials.entry(key).or_insert(next);
+                if m == next {
+                    self.scene.materials.push(SceneMaterial {
+                        name: Some(mat.clone().unwrap_or_else(|| "default".into())),
+                        ..SceneMaterial::default()
+                    });
+                }
+                // Pre-0.92 faces are stored clockwise? They are as Wings 0.9 kept them;
+                // they are passed through in file order.
+                mesh.faces.push(scene::Face {
+                    corners: vs
+                        .iter()
+                        .map(|&v| Corner {
+                            position: v,
+                            ..Corner::default()
+                        })
+                        .collect(),
+                    material: Some(m),
+                });
+            }
+            let mi = self.scene.meshes.len();
+            self.scene.meshes.push(mesh);
+            self.scene.add_root(Node {
+                name: Some(name),
+                mesh: Some(mi),
+                ..Node::default()
+            });
+        }
+        self.warnings.push(warn(
+            "",
+            format!(
+                "version {} file: positions are as stored (Wings applied the object matrix and a \
+                 0.1 scale on import)",
+                legacy.version
+            ),
+        ));
+    }
+}
+
+/// An `images` entry as a texture.
+fn image_texture(id: i64, props: &Term) -> std::result::Result<Texture, String> {
+    let name = props.proplist_get("name").and_then(Term::as_charlist);
+    let int = |k: &str| props.proplist_get(k).and_then(Term::as_int);
+    let mut extras = Extras::new();
+    extras.insert("wings_image_id".into(), serde_json::Value::from(id));
+    if let Some(filename) = props.proplist_get("filename").and_then(Term::as_charlist) {
+        if filename.is_empty() {
+            return Err(format!("image {id} has an empty file name"));
+        }
+        extras.insert(
+            "wings_filename".into(),
+            serde_json::Value::String(filename.clone()),
+        );
+        let base = filename
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&filename)
+            .to_owned();
+        return Ok(Texture {
+            name,
+            source: TextureSource::File(base),
+            extras,
+        });
+    }
+    let (Some(w), Some(h), Some(pp)) = (int("width"), int("height"), int("samples_per_pixel"))
+    else {
+        return Err(format!("image {id} has neither pixels nor a file name"));
+    };
+    let pixels = props
+        .proplist_get("pixels")
+        .and_then(Term::as_binary)
+        .unwrap_or(&[]);
+    let (Ok(wu), Ok(hu), Ok(ppu)) = (u32::try_from(w), u32::try_from(h), u8::try_from(pp)) else {
+        return Err(format!("image {id}: bad size {w}x{h}x{pp}"));
+    };
+    let row = wu as usize * ppu as usize;
+    if !(1..=4).contains(&ppu) || row == 0 || row.checked_mul(hu as usize) != Some(pixels.len()) {
+        return Err(format!(
+            "image {id}: {w}x{h} with {pp} samples per pixel needs {} bytes, the file has {} \
+             (Wings shows a placeholder)",
+            row.saturating_mul(hu as usize),
+            pixels.len()
+        ));
+    }
+    let mask = int("mask_size").unwrap_or(0) == 1;
+    // Rows bottom-up in Wings, top-down in the scene.
+    let mut data: Vec<u8> = pixels.chunks(row).rev().flatten().copied().collect();
+    let mut channels = ppu;
+    if ppu == 1 && mask {
+        // One sample with a mask is alpha only: white with that alpha.
+        data = data.iter().flat_map(|&a| [255, a]).collect();
+        channels = 2;
+    }
+    Ok(Texture {
+        name,
+        source: TextureSource::Pixels {
+            width: wu,
+            height: hu,
+            channels,
+            data,
+        },
+        extras,
+    })
+}
+
+/// The centroid of an area light's `e3d_mesh` vertices.
+fn area_centroid(mesh: &Term) -> Option<[f64; 3]> {
+    let vs = mesh.as_tuple()?.get(2)?.list_items()?;
+    let pts: Vec<[f64; 3]> = vs
+        .iter()
+        .filter_map(|v| match v.as_tuple()? {
+            [x, y, z] => Some([x.as_number()?, y.as_number()?, z.as_number()?]),
+            _ => None,
+        })
+        .collect();
+    if pts.is_empty() {
+        return None;
+    }
+    let n = pts.len() as f64;
+    let s = pts.iter().fold([0.0; 3], |a, p| add(a, *p));
+    Some(scale(s, 1.0 / n))
+}
+
+/// Reflect the mesh about the plane of the mirror face (whose corners are `mirror`), as Wings'
+/// exporter freezes a virtual mirror: the mirror face's vertices are shared, every other vertex
+/// gets a reflected copy, and every face gets a reflected copy with its corners reversed.
+fn freeze_mirror(mesh: &mut Mesh, mirror: &[u32]) {
+    let pts: Vec<[f64; 3]> = mirror
+        .iter()
+        .filter_map(|&v| mesh.positions.get(v as usize).copied())
+        .collect();
+    let Some(n) = unit(crate::scene::newell(&pts)) else {
+        return;
+    };
+    let c = scale(pts.iter().fold([0.0; 3], |a, p| add(a, *p)), 1.0 / pts.len() as f64);
+    let count = mesh.positions.len();
+    let mut map: Vec<u32> = Vec::with_capacity(count);
+    for (i, p) in mesh.positions.clone().iter().enumerate() {
+        if mirror.contains(&(i as u32)) {
+            map.push(i as u32);
+        } else {
+            let d = dot(sub(*p, c), n);
+            map.push(mesh.positions.len() as u32);
+            mesh.positions.push(sub(*p, scale(n, 2.0 * d)));
+        }
+    }
+    let copies: Vec<scene::Face> = mesh
+        .faces
+        .iter()
+        .map(|f| scene::Face {
+            corners: f
+                .corners
+                .iter()
+                .rev()
+                .map(|c| Corner {
+                    position: map.get(c.position as usize).copied().unwrap_or(c.position),
+                    ..*c
+                })
+                .collect(),
+            material: f.material,
+        })
+        .collect();
+    mesh.faces.extend(copies);
+    let hard: Vec<[u32; 2]> = mesh
+        .hard_edges
+        .iter()
+        .map(|e| {
+            let a = map.get(e[0] as usize).copied().unwrap_or(e[0]);
+            let b = map.get(e[1] as usize).copied().unwrap_or(e[1]);
+            [a.min(b), a.max(b)]
+        })
+        .collect();
+    mesh.hard_edges.extend(hard);
+}
+
+fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn scale(a: [f64; 3], s: f64) -> [f64; 3] {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
+    let l = dot(v, v).sqrt();
+    (l > 1e-12 && l.is_finite()).then(|| scale(v, 1.0 / l))
+}
+
+/// The rotation that turns −Z towards `forward` with +Y as close to `up` as possible, as a
+/// quaternion `[x, y, z, w]`.
+fn look_rotation(forward: [f64; 3], up: [f64; 3]) -> [f64; 4] {
+    let Some(f) = unit(forward) else {
+        return [0.0, 0.0, 0.0, 1.0];
+    };
+    let z = scale(f, -1.0);
+    let x = unit(cross(up, z))
+        .or_else(|| unit(cross([1.0, 0.0, 0.0], z)))
+        .unwrap_or([1.0, 0.0, 0.0]);
+    let y = cross(z, x);
+    // Rotation matrix with columns x, y, z -> quaternion.
+    let (m00, m11, m22) = (x[0], y[1], z[2]);
+    let trace = m00 + m11 + m22;
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, 0.25 * s]
+    } else if m00 > m11 && m00 > m22 {
+        let s = (1.0 + m00 - m11 - m22).sqrt() * 2.0;
+        [0.25 * s, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s]
+    } else if m11 > m22 {
+        let s = (1.0 + m11 - m00 - m22).sqrt() * 2.0;
+        [(y[0] + x[1]) / s, 0.25 * s, (z[1] + y[2]) / s, (z[0] - x[2]) / s]
+    } else {
+        let s = (1.0 + m22 - m00 - m11).sqrt() * 2.0;
+        [(z[0] + x[2]) / s, (z[1] + y[2]) / s, 0.25 * s, (x[1] - y[0]) / s]
+    };
+    let l = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if l > 0.0 && l.is_finite() {
+        q.map(|v| v / l)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// From a scene.
+
+impl Wings {
+    /// A Wings model of `scene` (see the module docs), written as Wings 2.2 writes, with what
+    /// did not map. Fails on geometry Wings cannot hold (non-manifold or inconsistently oriented
+    /// surfaces), naming the object and the edge.
+    pub fn from_scene(scene: &Scene) -> Result<(Wings, Vec<Warning>)> {
+        let mut warnings = Vec::new();
+        if let Some(e) = scene
+            .validate()
+            .into_iter()
+            .find(|w| w.severity == crate::error::Severity::Error)
+        {
+            return Err(Error::malformed(
+                Format::Wings,
+                e.location,
+                format!("the scene cannot be converted: {}", e.message),
+            ));
+        }
+        let world = scene.world_matrices();
+        let mut names = UniqueNames::default();
+        let mut mats = MaterialTable::default();
+        let mut shapes = Vec::new();
+        // Nodes in tree order (depth first from the roots), so objects keep the scene's order.
+        let mut order = Vec::new();
+        let mut stack: Vec<usize> = scene.roots.iter().rev().copied().collect();
+        let mut seen = vec![false; scene.nodes.len()];
+        while let Some(i) = stack.pop() {
+            let Some(node) = scene.nodes.get(i) else {
+                continue;
+            };
+            match seen.get_mut(i) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
+            }
+            order.push(i);
+            stack.extend(node.children.iter().rev());
+        }
+        for ni in order {
+            let Some(node) = scene.nodes.get(ni) else {
+                continue;
+            };
+            let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) else {
+                continue;
+            };
+            if mesh.faces.is_empty() {
+                if !mesh.lines.is_empty() {
+                    warnings.push(warn(
+                        format!("nodes[{ni}]"),
+                        "lines have no place in a Wings object; left out",
+                    ));
+                }
+                continue;
+            }
+            let m = world.get(ni).copied().unwrap_or(scene::IDENTITY_MATRIX);
+            let name = names.unique(
+                node.name
+                    .as_deref()
+                    .or(mesh.name.as_deref())
+                    .unwrap_or("object"),
+            );
+            let shape = object(scene, mesh, &m, &name, &mut mats, &mut warnings)
+                .map_err(|e| e.in_path(format!("nodes[{ni}]")))?;
+            shapes.push(shape);
+        }
+        for (what, n) in [
+            ("lights", scene.lights.len()),
+            ("cameras", scene.cameras.len()),
+            ("animations", scene.animations.len()),
+        ] {
+            if n > 0 {
+                warnings.push(warn(
+                    what,
+                    format!("{n} {what}: Wings objects cannot hold them; left out"),
+                ));
+            }
+        }
+        let (materials, images) = mats.finish(scene, &mut warnings);
+        let mut props = match super::samples::global_props(None) {
+            Term::List(items, _) => items,
+            _ => Vec::new(),
+        };
+        if !images.is_empty() {
+            props.push(pair("images", Term::list(images)));
+        }
+        Ok((
+            Wings {
+                compression: None,
+                content: Content::V2(Document {
+                    atoms: AtomTag::Atom,
+                    shapes,
+                    materials,
+                    props: Term::list(props),
+                }),
+            },
+            warnings,
+        ))
+    }
+}
+
+#[derive(Default)]
+struct UniqueNames {
+    used: std::collections::HashSet<String>,
+}
+
+impl UniqueNames {
+    fn unique(&mut self, base: &str) -> String {
+        let base = if base.is_empty() { "object" } else { base };
+        let mut name = base.to_owned();
+        let mut k = 2;
+        while !self.used.insert(name.clone()) {
+            name = format!("{base}{k}");
+            k += 1;
+        }
+        name
+    }
+}
+
+/// Scene materials as Wings materials, named uniquely, made on first use.
+#[derive(Default)]
+struct MaterialTable {
+    /// Scene material index (`None` = no material) -> Wings name.
+    names: HashMap<Option<usize>, String>,
+    order: Vec<Option<usize>>,
+    taken: UniqueNames,
+}
+
+impl MaterialTable {
+    fn name(&mut self, scene: &Scene, m: Option<usize>) -> String {
+        if let Some(n) = self.names.get(&m) {
+            return n.clone();
+        }
+        let base = match m {
+            None => "default".to_owned(),
+            Some(i) => scene
+                .materials
+                .get(i)
+                .and_then(|mat| mat.name.clone())
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| format!("material{i}")),
+        };
+        let name = if m.is_none() {
+            self.taken.used.insert(base.clone());
+            base
+        } else {
+            self.taken.unique(&base)
+        };
+        self.names.insert(m, name.clone());
+        self.order.push(m);
+        name
+    }
+
+    /// The Wings materials and the `images` entries they use.
+    fn finish(&self, scene: &Scene, warnings: &mut Vec<Warning>) -> (Vec<Material>, Vec<Term>) {
+        let mut images = Vec::new();
+        let mut image_ids: HashMap<usize, Option<i64>> = HashMap::new();
+        let mut out = Vec::new();
+        for m in &self.order {
+            let name = self.names.get(m).cloned().unwrap_or_default();
+            let Some(mat) = m.and_then(|i| scene.materials.get(i)) else {
+                out.push(super::samples::material(
+                    &name,
+                    WINGS_DEFAULT_DIFFUSE,
+                    vec![],
+                    "set",
+                ));
+                continue;
+            };
+            let mut maps = Vec::new();
+            for (kind, t) in [
+                ("diffuse", mat.base_color_texture),
+                ("normal", mat.normal_texture),
+                ("occlusion", mat.occlusion_texture),
+                ("emission", mat.emissive_texture),
+            ] {
+                let Some(t) = t else { continue };
+                let id = *image_ids.entry(t).or_insert_with(|| {
+                    let tex = scene.textures.get(t)?;
+                    match texture_image(tex, images.len() as i64) {
+                        Ok(im) => {
+                            images.push(im);
+                            Some(images.len() as i64 - 1)
+                        }
+                        Err(msg) => {
+                            warnings.push(warn(format!("textures[{t}]"), msg));
+                            None
+                        }
+                    }
+                });
+                if let Some(id) = id {
+                    maps.push(pair(kind, Term::Int(id)));
+                }
+            }
+            if mat.metallic_roughness_texture.is_some() {
+                warnings.push(warn(
+                    format!("materials[{}]", m.unwrap_or(0)),
+                    "the metallic-roughness texture has no Wings map of its own; left out",
+                ));
+            }
+            out.push(Material {
+                name: otp25_atom(&name),
+                props: Term::list(vec![
+                    pair("opengl", opengl_props(mat)),
+                    pair("maps", Term::list(maps)),
+                ]),
+            });
+        }
+        (out, images)
+    }
+}
+
+/// A material's `opengl` list: the one it came from Wings with, or both key sets in Wings'
+/// order, from the PBR values and the legacy Phong values.
+fn opengl_props(mat: &SceneMaterial) -> Term {
+    if let Some(gl) = mat
+        .extras
+        .get("wings_material_props")
+        .and_then(|v| serde_json::from_value::<Term>(v.clone()).ok())
+        .and_then(|props| props.proplist_get("opengl").cloned())
+    {
+        return gl;
+    }
+    let c = |v: [f32; 4]| rgba(v.map(f64::from));
+    let phong = mat.phong.unwrap_or(Phong {
+        ambient: [0.0, 0.0, 0.0, 0.0],
+        diffuse: mat.base_color,
+        specular: [0.19, 0.19, 0.19, 1.0],
+        emission: [mat.emissive[0], mat.emissive[1], mat.emissive[2], 1.0],
+        shininess: 1.0 - mat.roughness,
+    });
+    Term::list(vec![
+        pair("ambient", c(phong.ambient)),
+        pair("specular", c(phong.specular)),
+        pair("shininess", Term::float(f64::from(phong.shininess))),
+        pair("diffuse", c(mat.base_color)),
+        pair(
+            "emission",
+            c([mat.emissive[0], mat.emissive[1], mat.emissive[2], 1.0]),
+        ),
+        pair("metallic", Term::float(f64::from(mat.metallic))),
+        pair("roughness", Term::float(f64::from(mat.roughness))),
+        pair(
+            "vertex_colors",
+            atom(if mat.vertex_colors { "set" } else { "ignore" }),
+        ),
+    ])
+}
+
+/// A texture as an `images` entry `{Id, Props}`.
+fn texture_image(tex: &Texture, id: i64) -> std::result::Result<Term, String> {
+    let name = tex.name.clone().unwrap_or_else(|| format!("image{id}"));
+    let embedded = |w: u32, h: u32, channels: u8, top_down: &[u8]| {
+        let row = w as usize * channels as usize;
+        let bottom_up: Vec<u8> = top_down.chunks(row.max(1)).rev().flatten().copied().collect();
+        Term::Tuple(vec![
+            Term::Int(id),
+            Term::list(vec![
+                pair("name", Term::charlist(&name)),
+                pair("width", Term::Int(i64::from(w))),
+                pair("height", Term::Int(i64::from(h))),
+                pair("samples_per_pixel", Term::Int(i64::from(channels))),
+                pair("mask_size", Term::Int(0)),
+                pair("pixels", Term::Binary(bottom_up)),
+            ]),
+        ])
+    };
+    match &tex.source {
+        TextureSource::Pixels {
+            width,
+            height,
+            channels,
+            data,
+        } => Ok(embedded(*width, *height, *channels, data)),
+        TextureSource::Encoded { mime_type, data } if mime_type == "image/png" => {
+            let (w, h, ch, pixels) = decode_png(data)?;
+            Ok(embedded(w, h, ch, &pixels))
+        }
+        TextureSource::Encoded { mime_type, .. } => Err(format!(
+            "texture {name:?} is {mime_type}, which levelkit does not decode; left out \
+             (convert it to PNG)"
+        )),
+        TextureSource::File(uri) => Ok(Term::Tuple(vec![
+            Term::Int(id),
+            Term::list(vec![
+                pair("name", Term::charlist(&name)),
+                pair("filename", Term::charlist(uri)),
+            ]),
+        ])),
+    }
+}
+
+/// A PNG as 8-bit pixels, rows top-down: `(width, height, channels, pixels)`.
+fn decode_png(data: &[u8]) -> std::result::Result<(u32, u32, u8, Vec<u8>), String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| format!("bad PNG: {e}"))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or("PNG too large to decode")?;
+    // The PNG's own header gives the size; cap it so a tiny file cannot ask for gigabytes.
+    if size > 64 * 1024 * 1024 {
+        return Err(format!("PNG of {size} bytes decoded is too large"));
+    }
+    let mut buf = vec![0; size];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| format!("bad PNG: {e}"))?;
+    buf.truncate(info.buffer_size());
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => return Err("indexed PNG was not expanded".into()),
+    };
+    Ok((info.width, info.height, channels, buf))
+}
+
+/// One scene mesh, in world space, as a Wings object.
+fn object(
+    scene: &Scene,
+    mesh: &Mesh,
+    matrix: &[f64; 16],
+    name: &str,
+    mats: &mut MaterialTable,
+    warnings: &mut Vec<Warning>,
+) -> Result<Shape> {
+    let err = |msg: String| Error::malformed(Format::Wings, Location::default(), msg);
+    let t = Transform::Matrix(*matrix);
+    let world: Vec<[f64; 3]> = mesh.positions.iter().map(|p| t.apply(*p)).collect();
+    let (weld, positions) = edge_weld(&world, mesh);
+    let normals = mesh.corner_normals();
+    let mut polygons: Vec<Polygon> = Vec::new();
+    // Per polygon corner: the corner normal (for hard-edge detection).
+    let mut corner_normals: Vec<Vec<[f32; 3]>> = Vec::new();
+    let mut base = 0usize;
+    let mut dropped = 0usize;
+    for (fi, f) in mesh.faces.iter().enumerate() {
+        let n = f.corners.len();
+        let ns = normals.get(base..base + n).unwrap_or(&[]);
+        base += n;
+        // Welded corners, with consecutive repeats removed.
+        let mut vs: Vec<u32> = Vec::with_capacity(n);
+        let mut kept: Vec<usize> = Vec::with_capacity(n);
+        for (k, c) in f.corners.iter().enumerate() {
+            let v = weld.get(c.position as usize).copied().ok_or_else(|| {
+                err(format!("face {fi} uses position {} of {}", c.position, weld.len()))
+            })?;
+            if vs.last() != Some(&v) {
+                vs.push(v);
+                kept.push(k);
+            }
+        }
+        while vs.len() > 1 && vs.first() == vs.last() {
+            vs.pop();
+            kept.pop();
+        }
+        if vs.len() < 3 {
+            dropped += 1;
+            continue;
+        }
+        let corners: Vec<&Corner> = kept.iter().filter_map(|&k| f.corners.get(k)).collect();
+        let uvs = corners.iter().map(|c| c.uv).collect::<Option<Vec<_>>>();
+        let any_color = corners.iter().any(|c| c.color.is_some());
+        let colors = any_color.then(|| {
+            corners
+                .iter()
+                .map(|c| {
+                    let [r, g, b, _] = c.color.unwrap_or([1.0; 4]);
+                    [r, g, b]
+                })
+                .collect()
+        });
+        polygons.push(Polygon {
+            vertices: vs,
+            uvs,
+            colors,
+            material: Some(mats.name(scene, f.material)),
+        });
+        corner_normals.push(
+            kept.iter()
+                .map(|&k| ns.get(k).copied().unwrap_or([0.0, 1.0, 0.0]))
+                .collect(),
+        );
+    }
+    if dropped > 0 {
+        warnings.push(warn(
+            name,
+            format!("{name}: {dropped} faces with fewer than 3 distinct corners left out"),
+        ));
+    }
+    // The default material is written as no material at all.
+    for p in &mut polygons {
+        if p.material.as_deref() == Some("default") {
+            p.material = None;
+        }
+    }
+    check_manifold(&positions, &polygons, name)?;
+    let holes = hole_loops(&polygons);
+    let num_holes = holes.len();
+    let mut all: Vec<Polygon> = holes
+        .into_iter()
+        .map(|vertices| Polygon {
+            vertices,
+            uvs: None,
+            colors: None,
+            material: None,
+        })
+        .collect();
+    all.extend(polygons.iter().cloned());
+    // Unused positions are dropped (Wings needs every vertex on a face).
+    let mut used = vec![false; positions.len()];
+    for p in &all {
+        for &v in &p.vertices {
+            if let Some(u) = used.get_mut(v as usize) {
+                *u = true;
+            }
+        }
+    }
+    let mut remap = vec![u32::MAX; positions.len()];
+    let mut kept_positions = Vec::new();
+    for (i, p) in positions.iter().enumerate() {
+        if used.get(i).copied().unwrap_or(false) {
+            if let Some(r) = remap.get_mut(i) {
+                *r = kept_positions.len() as u32;
+            }
+            kept_positions.push(*p);
+        }
+    }
+    for p in &mut all {
+        for v in &mut p.vertices {
+            *v = remap.get(*v as usize).copied().unwrap_or(*v);
+        }
+    }
+    let mut winged = Winged::from_polygons(&kept_positions, &all)
+        .map_err(|e| err(format!("object {name:?}: {}", e.message)))?;
+    // Hard edges: where the two faces' corner normals differ at either end, or named by the mesh.
+    let mut edge_of: HashMap<(u32, u32), u32> = HashMap::new();
+    for (i, e) in winged.edges.iter().enumerate() {
+        if let Some(r) = e.record() {
+            edge_of.insert((r.vs.min(r.ve), r.vs.max(r.ve)), i as u32);
+        }
+    }
+    let mut hard = std::collections::BTreeSet::new();
+    if mesh.flat {
+        hard.extend(0..winged.edges.len() as u32);
+    }
+    for e in &mesh.hard_edges {
+        let [a, b] = e.map(|p| {
+            weld.get(p as usize)
+                .and_then(|&w| remap.get(w as usize))
+                .copied()
+                .unwrap_or(u32::MAX)
+        });
+        if let Some(&id) = edge_of.get(&(a.min(b), a.max(b))) {
+            hard.insert(id);
+        }
+    }
+    let mut side: HashMap<(u32, u32, u32), [f32; 3]> = HashMap::new();
+    for (p, ns) in all.iter().skip(num_holes).zip(&corner_normals) {
+        let k = p.vertices.len();
+        for i in 0..k {
+            let (Some(&a), Some(&b)) = (p.vertices.get(i), p.vertices.get((i + 1) % k)) else {
+                continue;
+            };
+            let (Some(&na), Some(&nb)) = (ns.get(i), ns.get((i + 1) % k)) else {
+                continue;
+            };
+            let key = (a.min(b), a.max(b));
+            for (v, nv) in [(a, na), (b, nb)] {
+                match side.entry((key.0, key.1, v)) {
+                    std::collections::hash_map::Entry::Occupied(o) => {
+                        let d = o.get();
+                        let dot = d[0] * nv[0] + d[1] * nv[1] + d[2] * nv[2];
+                        if dot < 0.9999
+                            && let Some(&id) = edge_of.get(&key)
+                        {
+                            hard.insert(id);
+                        }
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(nv);
+                    }
+                }
+            }
+        }
+    }
+    winged.hard_edges = Term::int_list(hard.into_iter().map(i64::from));
+    let mut shape = super::samples::shape(name, winged);
+    if num_holes > 0 {
+        if let Term::List(items, _) = &mut shape.props {
+            items.push(pair(
+                "holes",
+                Term::int_list((0..num_holes).map(|h| h as i64)),
+            ));
+            items.push(pair("num_hidden_faces", Term::Int(num_holes as i64)));
+        }
+        warnings.push(warn(
+            name,
+            format!("{name}: the mesh is open; {num_holes} boundary loops closed with hole faces"),
+        ));
+    }
+    Ok(shape)
+}
+
+/// Vertex ids for a mesh's positions: positions stay apart unless they close a seam. A glTF
+/// splits a vertex wherever its UV or normal differs, which opens the surface along seams; each
+/// boundary edge `a -> b` is paired with a boundary edge `c -> d` running the other way between
+/// the same two points (`c` at `b`, `d` at `a`) and their ends are welded. Positions that merely
+/// coincide (degenerate faces, touching parts) stay distinct vertices, as in the source.
+/// Returns the vertex of each position and the vertices' positions.
+fn edge_weld(world: &[[f64; 3]], mesh: &Mesh) -> (Vec<u32>, Vec<[f64; 3]>) {
+    let n = world.len();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while let Some(&p) = parent.get(x as usize) {
+            if p == x {
+                break;
+            }
+            let gp = parent.get(p as usize).copied().unwrap_or(p);
+            if let Some(slot) = parent.get_mut(x as usize) {
+                *slot = gp;
+            }
+            x = p;
+        }
+        x
+    }
+    let key = |i: u32| -> [u64; 3] {
+        world
+            .get(i as usize)
+            .copied()
+            .unwrap_or_default()
+            .map(|v| if v == 0.0 { 0 } else { v.to_bits() })
+    };
+    let mut directed: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    for f in &mesh.faces {
+        let k = f.corners.len();
+        for i in 0..k {
+            let (Some(a), Some(b)) = (f.corners.get(i), f.corners.get((i + 1) % k)) else {
+                continue;
+            };
+            if a.position != b.position && (a.position as usize) < n && (b.position as usize) < n
+            {
+                directed.insert((a.position, b.position));
+                edges.push((a.position, b.position));
+            }
+        }
+    }
+    // Boundary edges by the positions of their ends.
+    let mut open: HashMap<([u64; 3], [u64; 3]), Vec<(u32, u32)>> = HashMap::new();
+    let boundary: Vec<(u32, u32)> = edges
+        .into_iter()
+        .filter(|(a, b)| !directed.contains(&(*b, *a)))
+        .collect();
+    for &(a, b) in &boundary {
+        open.entry((key(a), key(b))).or_default().push((a, b));
+    }
+    let mut matched: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
+    for &(a, b) in &boundary {
+        if matched.contains(&(a, b)) {
+            continue;
+        }
+        let Some(candidates) = open.get_mut(&(key(b), key(a))) else {
+            continue;
+        };
+        let Some(pos) = candidates
+            .iter()
+            .position(|&(c, d)| (c, d) != (a, b) && !matched.contains(&(c, d)))
+        else {
+            continue;
+        };
+        let (c, d) = candidates.swap_remove(pos);
+        matched.insert((a, b));
+        matched.insert((c, d));
+        for (x, y) in [(a, d), (b, c)] {
+            let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
+            if rx != ry
+                && let Some(slot) = parent.get_mut(rx.max(ry) as usize)
+            {
+                *slot = rx.min(ry);
+            }
+        }
+    }
+    let mut ids = vec![u32::MAX; n];
+    let mut positions = Vec::new();
+    let mut weld = Vec::with_capacity(n);
+    for i in 0..n as u32 {
+        let r = find(&mut parent, i);
+        let id = match ids.get(r as usize).copied() {
+            Some(id) if id != u32::MAX => id,
+            _ => {
+                let id = positions.len() as u32;
+                positions.push(world.get(r as usize).copied().unwrap_or_default());
+                if let Some(slot) = ids.get_mut(r as usize) {
+                    *slot = id;
+                }
+                id
+            }
+        };
+        weld.push(id);
+    }
+    (weld, positions)
+}
+
+/// Refuse vertex pairs where more than two polygons meet unevenly (an edge used twice in one
+/// direction and not twice in the other), naming them. Pairs used equally often both ways are
+/// parallel edges, which Wings allows.
+fn check_manifold(positions: &[[f64; 3]], polygons: &[Polygon], name: &str) -> Result<()> {
+    let uses = directed_uses(polygons);
+    for (&(a, b), &(count, fi)) in &uses {
+        let back = uses.get(&(b, a)).map_or(0, |r| r.0);
+        if count > 1 && back != count {
+            let pa = positions.get(a as usize).copied().unwrap_or_default();
+            let pb = positions.get(b as usize).copied().unwrap_or_default();
+            return Err(Error::malformed(
+                Format::Wings,
+                Location::default(),
+                format!(
+                    "object {name:?} is not a 2-manifold surface: the edge from {pa:?} to {pb:?} \
+                     is used {count} times in the same direction (first by face {fi}) and {back} \
+                     times the other way (more than two faces meet there, or neighbouring faces \
+                     are oriented inconsistently); Wings can only hold edges shared by two faces"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// How often each directed vertex pair is a polygon side, and the first polygon using it.
+fn directed_uses(polygons: &[Polygon]) -> HashMap<(u32, u32), (usize, usize)> {
+    let mut uses: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
+    for (fi, p) in polygons.iter().enumerate() {
+        let k = p.vertices.len();
+        for i in 0..k {
+            if let (Some(&a), Some(&b)) = (p.vertices.get(i), p.vertices.get((i + 1) % k)) {
+                uses.entry((a, b)).or_insert((0, fi)).0 += 1;
+            }
+        }
+    }
+    uses
+}
+
+/// The boundary loops of a set of polygons, each as a hole polygon running against its
+/// boundary (so that every boundary edge gets its second face).
+fn hole_loops(polygons: &[Polygon]) -> Vec<Vec<u32>> {
+    let uses = directed_uses(polygons);
+    // Hole half-edges b -> a for each unmatched use of a -> b, keyed by start, in a stable order.
+    let mut out_edges: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+    let mut boundary: Vec<(u32, u32)> = Vec::new();
+    for (&(a, b), &(count, _)) in &uses {
+        let back = uses.get(&(b, a)).map_or(0, |r| r.0);
+        for _ in back..count {
+            boundary.push((b, a));
+        }
+    }
+    boundary.sort_unstable();
+    for &(s, e) in &boundary {
+        out_edges.entry(s).or_default().push(e);
+    }
+    let mut loops = Vec::new();
+    for &(s, _) in &boundary {
+        loop {
+            let Some(first) = out_edges.get_mut(&s).and_then(Vec::pop) else {
+                break;
+            };
+            let mut poly = vec![s];
+            let mut at = first;
+            let mut guard = boundary.len() + 1;
+            while at != s && guard > 0 {
+                poly.push(at);
+                match out_edges.get_mut(&at).and_then(Vec::pop) {
+                    Some(next) => at = next,
+                    None => break,
+                }
+                guard -= 1;
+            }
+            if at == s && poly.len() >= 3 {
+                loops.push(poly);
+            }
+        }
+    }
+    loops
+}

@@ -1,0 +1,1 @@
+//! Triangulation of n-gon faces (placeholder; being written).

@@ -1,0 +1,287 @@
+//! Wings 3D <-> the common 3D model, on the real-file corpus (`LEVELKIT_CORPUS`):
+//!
+//! * our scene of every corpus file against Wings 3D's own glTF export of it (the oracle):
+//!   triangle count, bounding box, materials and textures;
+//! * `.wings -> Scene -> .wings`: the same visible geometry, and Wings opens the result.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use levelkit::formats::wings::Wings;
+use levelkit::scene::Scene;
+
+fn corpus_files() -> Vec<PathBuf> {
+    let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) else {
+        eprintln!("SKIP: LEVELKIT_CORPUS not set; corpus checks not run");
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let root = PathBuf::from(dir).join("wings");
+    for sub in std::fs::read_dir(&root).unwrap().flatten() {
+        if sub.file_name() == "bad" || !sub.path().is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(sub.path()).unwrap().flatten() {
+            if f.path().extension().is_some_and(|e| e == "wings") {
+                out.push(f.path());
+            }
+        }
+    }
+    out.sort();
+    assert!(!out.is_empty(), "no .wings files under {}", root.display());
+    out
+}
+
+/// Triangles, bounding box (over positions that faces use, in world space), materials and
+/// textures of a scene.
+#[derive(Debug, Clone, PartialEq)]
+struct Figures {
+    triangles: usize,
+    min: [f64; 3],
+    max: [f64; 3],
+    materials: usize,
+    textures: usize,
+}
+
+fn figures(scene: &Scene) -> Figures {
+    let world = scene.world_matrices();
+    let mut f = Figures {
+        triangles: 0,
+        min: [f64::INFINITY; 3],
+        max: [f64::NEG_INFINITY; 3],
+        materials: 0,
+        textures: 0,
+    };
+    let mut used_materials = std::collections::BTreeSet::new();
+    for (ni, node) in scene.nodes.iter().enumerate() {
+        let Some(mesh) = node.mesh.map(|m| &scene.meshes[m]) else {
+            continue;
+        };
+        let t = levelkit::scene::Transform::Matrix(world[ni]);
+        for face in &mesh.faces {
+            f.triangles += face.corners.len() - 2;
+            used_materials.insert(face.material);
+            for c in &face.corners {
+                let p = t.apply(mesh.positions[c.position as usize]);
+                for k in 0..3 {
+                    f.min[k] = f.min[k].min(p[k]);
+                    f.max[k] = f.max[k].max(p[k]);
+                }
+            }
+        }
+    }
+    f.materials = used_materials.len();
+    let mut textures = std::collections::BTreeSet::new();
+    for m in used_materials.into_iter().flatten() {
+        let mat = &scene.materials[m];
+        textures.extend(
+            [
+                mat.base_color_texture,
+                mat.normal_texture,
+                mat.occlusion_texture,
+                mat.emissive_texture,
+            ]
+            .into_iter()
+            .flatten(),
+        );
+    }
+    f.textures = textures.len();
+    f
+}
+
+/// The same figures from a glTF that Wings wrote (identity node transforms, as Wings writes).
+fn gltf_figures(path: &Path) -> Figures {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let accessors = json["accessors"].as_array().unwrap();
+    let mut f = Figures {
+        triangles: 0,
+        min: [f64::INFINITY; 3],
+        max: [f64::NEG_INFINITY; 3],
+        materials: json["materials"].as_array().map_or(0, Vec::len),
+        textures: json["textures"].as_array().map_or(0, Vec::len),
+    };
+    for mesh in json["meshes"].as_array().into_iter().flatten() {
+        for p in mesh["primitives"].as_array().unwrap() {
+            let idx = &accessors[p["indices"].as_u64().unwrap() as usize];
+            f.triangles += idx["count"].as_u64().unwrap() as usize / 3;
+            let pos = &accessors[p["attributes"]["POSITION"].as_u64().unwrap() as usize];
+            for k in 0..3 {
+                f.min[k] = f.min[k].min(pos["min"][k].as_f64().unwrap());
+                f.max[k] = f.max[k].max(pos["max"][k].as_f64().unwrap());
+            }
+        }
+    }
+    f
+}
+
+fn wings_export(script: &Path, input: &Path, output: &Path) -> bool {
+    let mut cmd = Command::new(script);
+    if common::on_path("xvfb-run") {
+        cmd.env("WINGS_XVFB", "1");
+    }
+    let out = cmd.arg("export").arg(input).arg(output).output().unwrap();
+    if !out.status.success() {
+        eprintln!(
+            "{}: Wings export failed: {}",
+            input.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out.status.success()
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+}
+
+#[test]
+fn corpus_scenes_match_wings_own_gltf_export() {
+    let files = corpus_files();
+    if files.is_empty() {
+        return;
+    }
+    let Some(script) = common::oracle("wings_oracle.sh", &["erl"], "Wings glTF export comparison")
+    else {
+        return;
+    };
+    let dir = common::out_dir("wings-scene", "gltf-compare");
+    let mut report = Vec::new();
+    for file in &files {
+        let model = Wings::read(&std::fs::read(file).unwrap()).unwrap();
+        let (scene, _warnings) = model.to_scene();
+        assert!(
+            scene
+                .validate()
+                .iter()
+                .all(|w| w.severity != levelkit::Severity::Error),
+            "{}: {:?}",
+            file.display(),
+            scene.validate()
+        );
+        let ours = figures(&scene);
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let theirs_path = dir.join(format!("{stem}.gltf"));
+        assert!(wings_export(&script, file, &theirs_path), "{}", file.display());
+        let theirs = gltf_figures(&theirs_path);
+        let line = format!(
+            "{stem}: triangles {} / wings {}, materials {} / {}, textures {} / {}",
+            ours.triangles,
+            theirs.triangles,
+            ours.materials,
+            theirs.materials,
+            ours.textures,
+            theirs.textures
+        );
+        eprintln!("{line}");
+        report.push(line);
+        assert_eq!(ours.triangles, theirs.triangles, "{stem}: triangle count");
+        assert_eq!(ours.materials, theirs.materials, "{stem}: material count");
+        assert_eq!(ours.textures, theirs.textures, "{stem}: texture count");
+        for k in 0..3 {
+            // Wings writes f32 positions.
+            assert!(
+                close(ours.min[k], theirs.min[k], 1e-6) && close(ours.max[k], theirs.max[k], 1e-6),
+                "{stem}: bounding box {:?}..{:?} vs Wings {:?}..{:?}",
+                ours.min,
+                ours.max,
+                theirs.min,
+                theirs.max
+            );
+        }
+    }
+    assert_eq!(report.len(), files.len());
+}
+
+/// Each face's corners as rounded positions, as a sorted multiset: the visible geometry,
+/// independent of vertex and face numbering.
+fn geometry(scene: &Scene) -> Vec<Vec<[i64; 3]>> {
+    let world = scene.world_matrices();
+    let mut out = Vec::new();
+    for (ni, node) in scene.nodes.iter().enumerate() {
+        let Some(mesh) = node.mesh.map(|m| &scene.meshes[m]) else {
+            continue;
+        };
+        let t = levelkit::scene::Transform::Matrix(world[ni]);
+        for face in &mesh.faces {
+            let mut corners: Vec<[i64; 3]> = face
+                .corners
+                .iter()
+                .map(|c| {
+                    t.apply(mesh.positions[c.position as usize])
+                        .map(|v| (v * 1e5).round() as i64)
+                })
+                .collect();
+            // The smallest rotation (corners may repeat a position), keeping the order.
+            let best = (0..corners.len())
+                .map(|i| {
+                    let mut r = corners.clone();
+                    r.rotate_left(i);
+                    r
+                })
+                .min()
+                .unwrap();
+            corners = best;
+            out.push(corners);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn corpus_wings_to_scene_and_back_keeps_the_visible_geometry() {
+    let files = corpus_files();
+    let script = if files.is_empty() {
+        None
+    } else {
+        common::oracle("wings_oracle.sh", &["erl"], "Wings opening our files")
+    };
+    let dir = common::out_dir("wings-scene", "back");
+    for file in &files {
+        let model = Wings::read(&std::fs::read(file).unwrap()).unwrap();
+        let (scene, _) = model.to_scene();
+        let (back, _warnings) = Wings::from_scene(&scene)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let bytes = back.write().unwrap();
+        let again = Wings::read(&bytes).unwrap();
+        assert!(
+            again.validate().is_empty(),
+            "{}: {:?}",
+            file.display(),
+            again.validate()
+        );
+        let (scene2, _) = again.to_scene();
+        let (g2, g1) = (geometry(&scene2), geometry(&scene));
+        assert!(
+            g2 == g1,
+            "{}: visible geometry changed ({} faces vs {}; first difference {:?})",
+            file.display(),
+            g2.len(),
+            g1.len(),
+            g2.iter().zip(&g1).find(|(a, b)| a != b)
+        );
+        assert_eq!(figures(&scene2), figures(&scene), "{}", file.display());
+        if let Some(script) = &script {
+            let out_path = dir.join(file.file_name().unwrap());
+            std::fs::write(&out_path, &bytes).unwrap();
+            let out = Command::new(script)
+                .arg("info")
+                .arg(&out_path)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && !text.contains("consistent=false"),
+                "{}: Wings refused our file: {}{}",
+                file.display(),
+                text,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
