@@ -291,7 +291,15 @@ fn wanted(path: &Path, target: &Target) -> bool {
                 format,
                 Format::Wwd | Format::GraalLevel | Format::Nw | Format::Tmx | Format::Tmj
             );
-            format.info().readable && format != target.format && (is_map || !map_target)
+            let scene_target = matches!(target.format, Format::Gltf | Format::Glb | Format::Obj);
+            let is_scene = matches!(
+                format,
+                Format::Wings | Format::Gltf | Format::Glb | Format::Obj
+            );
+            format.info().readable
+                && format != target.format
+                && (is_map || !map_target)
+                && (is_scene || !scene_target)
         }
         None => false,
     }

@@ -63,6 +63,9 @@ pub fn convert_with_side_files(
     output_stem: Option<&str>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
+    if matches!(target.format, Format::Gltf | Format::Glb | Format::Obj) {
+        return convert_scene(model, target, output_stem);
+    }
     if !matches!(target.format, Format::Tmx | Format::Tmj | Format::Png) {
         return Ok(Converted {
             main: convert(model, target)?,
@@ -141,6 +144,56 @@ pub fn convert_with_side_files(
         tiled::to_tmj(&map, &options)?
     };
     Ok(Converted { main, side })
+}
+
+/// A 3D model as glTF, GLB or OBJ. A `.gltf` file gets its buffer and textures as side files
+/// (`<stem>.bin`, `<stem>_<i>.png`), an OBJ its `<stem>.mtl` and textures; written to stdout,
+/// a `.gltf` embeds everything and an OBJ goes without its MTL.
+fn convert_scene(
+    model: &Model,
+    target: &Target,
+    output_stem: Option<&str>,
+) -> anyhow::Result<Converted> {
+    use levelkit::export::{gltf, obj};
+    let Some((scene, warnings)) = model.to_scene() else {
+        return Err(usage(format!(
+            "a {} file is not a 3D model; it cannot become {}",
+            model.format().name(),
+            target.format.name()
+        )));
+    };
+    for w in &warnings {
+        crate::report(format_args!("{w}"));
+    }
+    let stem = output_stem.unwrap_or("model").to_owned();
+    let files = match target.format {
+        Format::Obj => obj::write(
+            &scene,
+            &obj::ObjOptions {
+                triangulate: false,
+                stem,
+            },
+        )?,
+        format => gltf::write(
+            &scene,
+            &gltf::GltfOptions {
+                binary: format == Format::Glb,
+                embed: output_stem.is_none(),
+                stem,
+            },
+        )?,
+    };
+    for w in &files.warnings {
+        crate::report(format_args!("{w}"));
+    }
+    Ok(Converted {
+        main: files.main,
+        side: if output_stem.is_some() {
+            files.side_files
+        } else {
+            Vec::new()
+        },
+    })
 }
 
 /// The bytes of `model` in a legacy format or JSON.

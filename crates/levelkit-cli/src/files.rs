@@ -72,18 +72,43 @@ pub struct Loaded {
     pub model: Result<Model, levelkit::Error>,
 }
 
-/// Parse bytes as a model, telling the format from the content and `name`'s extension.
-pub fn load_bytes(bytes: &[u8], name: Option<&str>) -> Loaded {
+/// Parse bytes as a model, telling the format from the content and `name`'s extension. Files
+/// that a glTF or OBJ references are looked up in `dir` (none for stdin).
+pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loaded {
+    let mut resolve = |uri: &str| -> Option<Vec<u8>> {
+        let dir = dir?;
+        let rel = Path::new(uri);
+        if rel.is_absolute() {
+            return None;
+        }
+        let path = dir.join(rel);
+        let cap = max_input_len();
+        let mut out = Vec::new();
+        File::open(path)
+            .ok()?
+            .take(cap.saturating_add(1))
+            .read_to_end(&mut out)
+            .ok()?;
+        (out.len() as u64 <= cap).then_some(out)
+    };
     Loaded {
         file_format: levelkit::sniff(bytes, name),
-        model: Model::read(bytes, name, &Limits::default()),
+        model: Model::read_with(bytes, name, &Limits::default(), &mut resolve),
     }
 }
 
 /// Read and parse an input. The outer error is I/O, the inner one the library's.
 pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let bytes = read_input(path)?;
-    Ok(load_bytes(&bytes, sniff_name(path).as_deref()))
+    let dir = (!is_stdio(path)).then(|| match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    });
+    Ok(load_bytes(
+        &bytes,
+        sniff_name(path).as_deref(),
+        dir.as_deref(),
+    ))
 }
 
 /// Read and parse an input, any failure as one error naming the path.

@@ -285,3 +285,188 @@ fn corpus_wings_to_scene_and_back_keeps_the_visible_geometry() {
         }
     }
 }
+
+/// Each visible face as (corner positions as f32 bits, UVs, material name), sorted: what a
+/// glTF round trip must keep. Positions are compared as the f32 values glTF stores (exactly:
+/// Wings objects have identity transforms); UVs within a tolerance (glTF flips V in f32).
+type FaceKey = (Vec<[u32; 3]>, Vec<[f64; 2]>, Option<String>);
+
+fn faces_f32(scene: &Scene) -> Vec<FaceKey> {
+    let mut out = Vec::new();
+    for node in &scene.nodes {
+        let Some(mesh) = node.mesh.map(|m| &scene.meshes[m]) else {
+            continue;
+        };
+        for face in &mesh.faces {
+            let n = face.corners.len();
+            let keys: Vec<[u32; 3]> = face
+                .corners
+                .iter()
+                .map(|c| mesh.positions[c.position as usize].map(|v| (v as f32).to_bits()))
+                .collect();
+            // Rotate to the smallest (key, uv) sequence so equal faces compare equal.
+            let start = (0..n)
+                .min_by(|&a, &b| {
+                    let ra: Vec<_> = (0..n).map(|k| keys[(a + k) % n]).collect();
+                    let rb: Vec<_> = (0..n).map(|k| keys[(b + k) % n]).collect();
+                    ra.cmp(&rb)
+                })
+                .unwrap();
+            let rot = |k: usize| (start + k) % n;
+            let uvs = face
+                .corners
+                .iter()
+                .all(|c| c.uv.is_some())
+                .then(|| (0..n).map(|k| face.corners[rot(k)].uv.unwrap()).collect())
+                .unwrap_or_default();
+            let material = face
+                .material
+                .and_then(|m| scene.materials[m].name.clone());
+            let corners: Vec<[u32; 3]> = (0..n).map(|k| keys[rot(k)]).collect();
+            out.push((corners, uvs, material));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.cmp(&b.2)));
+    out
+}
+
+fn glb_of(scene: &Scene, binary: bool, embed: bool) -> levelkit::export::ExportFiles {
+    levelkit::export::gltf::write(
+        scene,
+        &levelkit::export::gltf::GltfOptions {
+            binary,
+            embed,
+            stem: "model".into(),
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
+    let files = corpus_files();
+    let script = if files.is_empty() {
+        None
+    } else {
+        common::oracle("wings_oracle.sh", &["erl"], "Wings opening our .glb round trips")
+    };
+    let dir = common::out_dir("wings-scene", "glb-back");
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let model = Wings::read(&std::fs::read(file).unwrap()).unwrap();
+        let (scene, _) = model.to_scene();
+        let glb = glb_of(&scene, true, true).main;
+        let (imported, _) = levelkit::import::gltf::read(&glb, &mut |_| None).unwrap();
+        let (back, _) =
+            Wings::from_scene(&imported).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let bytes = back.write().unwrap();
+        let again = Wings::read(&bytes).unwrap();
+        assert!(again.validate().is_empty(), "{name}: {:?}", again.validate());
+        let (scene2, _) = again.to_scene();
+        let (a, b) = (faces_f32(&scene), faces_f32(&scene2));
+        assert_eq!(a.len(), b.len(), "{name}: visible face count");
+        for (fa, fb) in a.iter().zip(&b) {
+            assert_eq!(fa.0, fb.0, "{name}: face corners");
+            assert_eq!(fa.2, fb.2, "{name}: face material");
+            assert_eq!(fa.1.len(), fb.1.len(), "{name}: UVs present");
+            for (ua, ub) in fa.1.iter().zip(&fb.1) {
+                assert!(
+                    (ua[0] - ub[0]).abs() < 1e-5 && (ua[1] - ub[1]).abs() < 1e-5,
+                    "{name}: UV {ua:?} became {ub:?}"
+                );
+            }
+        }
+        if let Some(script) = &script {
+            let out_path = dir.join(&name);
+            std::fs::write(&out_path, &bytes).unwrap();
+            let out = Command::new(script)
+                .arg("info")
+                .arg(&out_path)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && !text.contains("consistent=false"),
+                "{name}: Wings refused our file: {text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let faces: usize = text
+                .lines()
+                .filter(|l| l.starts_with("object "))
+                .filter_map(|l| {
+                    l.split_whitespace()
+                        .find_map(|w| w.strip_prefix("faces=")?.parse::<usize>().ok())
+                })
+                .sum();
+            let holes: usize = text
+                .lines()
+                .filter(|l| l.starts_with("object "))
+                .filter_map(|l| {
+                    l.split_whitespace()
+                        .find_map(|w| w.strip_prefix("holes=")?.parse::<usize>().ok())
+                })
+                .sum();
+            assert_eq!(faces - holes, a.len(), "{name}: faces Wings sees");
+        }
+    }
+}
+
+/// The Khronos glTF validator on every `.glb` and side-car `.gltf` we write from the corpus:
+/// no errors and no warnings.
+#[test]
+fn corpus_gltf_exports_pass_the_khronos_validator() {
+    let files = corpus_files();
+    if files.is_empty() {
+        return;
+    }
+    let Some(script) = common::oracle("node/validate.js", &["node"], "glTF validator checks")
+    else {
+        return;
+    };
+    let dir = common::out_dir("wings-scene", "validator");
+    let mut checked = 0;
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let (scene, _) = Wings::read(&std::fs::read(file).unwrap())
+            .unwrap()
+            .to_scene();
+        let glb = glb_of(&scene, true, true);
+        let glb_path = dir.join(format!("{stem}.glb"));
+        std::fs::write(&glb_path, &glb.main).unwrap();
+        let gltf = levelkit::export::gltf::write(
+            &scene,
+            &levelkit::export::gltf::GltfOptions {
+                binary: false,
+                embed: false,
+                stem: stem.clone(),
+            },
+        )
+        .unwrap();
+        let gltf_path = dir.join(format!("{stem}.gltf"));
+        std::fs::write(&gltf_path, &gltf.main).unwrap();
+        for (name, bytes) in &gltf.side_files {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+        for path in [&glb_path, &gltf_path] {
+            let out = Command::new("node").arg(&script).arg(path).output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            if out.status.code() == Some(3) {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "gltf-validator is not installed (run ../shared/oracles/setup.sh node)"
+                );
+                eprintln!("SKIP: gltf-validator not installed; validator checks not run");
+                return;
+            }
+            assert!(
+                out.status.success() && text.contains("errors=0 warnings=0"),
+                "{}: {text}{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    eprintln!("validator: {checked} files, 0 errors, 0 warnings");
+    assert_eq!(checked, 2 * files.len());
+}

@@ -8,11 +8,24 @@
 //! to [`MAX_DEPTH_CAP`] so that no `Limits` value can make a hostile input overflow the stack.
 //! Every count field is checked against the bytes that remain before anything is allocated
 //! (each element takes at least one byte), every allocation is charged to a [`Budget`], and the
-//! compressed wrapper inflates through `take` into at most the declared size.
+//! compressed wrapper inflates into at most one byte more than the declared size.
+//!
+//! Speed: every element costs one allocation at most (vectors get their exact size from the
+//! count field, atom text is copied once), the hot checks (bytes left, counts, the budget, which
+//! the decoder mirrors locally and hands to the [`Budget`] only when a charge would fail) are
+//! inlined with their error messages built out of line, and the compressed wrapper is inflated
+//! raw into a buffer of the declared size, its zlib header and Adler-32 checked here with
+//! `simd-adler32` (zlib's own checksum is a scalar loop that takes a sixth of the inflate time).
+//!
+//! Besides [`decode`], the crate uses the [`Decoder`] directly: the `.wings` reader walks the
+//! mesh lists with it into its typed model, decoding every other part as a [`Term`] (see
+//! `formats/wings/fast.rs`).
 
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use std::io::Read;
+use std::borrow::Cow;
+
+use flate2::{Decompress, FlushDecompress, Status};
 
 use super::{Atom, AtomTag, Big, Compression, External, Float, Term};
 use crate::error::{Error, ErrorKind, Location, Result};
@@ -112,6 +125,38 @@ fn contents(t: u8) -> &'static str {
 /// Byte offsets in errors are offsets in the uncompressed image: the version byte at 0 and the
 /// term from 1, whether the term was stored plainly or inflated from the compressed wrapper.
 pub fn decode(bytes: &[u8], limits: &Limits) -> Result<External> {
+    let image = open(bytes, limits)?;
+    let term = image.decode(limits)?;
+    Ok(External {
+        term,
+        compression: image.compression,
+    })
+}
+
+/// The term bytes of a whole external term (after the version byte; inflated when stored in the
+/// compressed wrapper), with the budget the inflating was charged to.
+pub(crate) struct Image<'a> {
+    /// The term's bytes; offset 0 here is offset 1 of the image.
+    pub(crate) bytes: Cow<'a, [u8]>,
+    /// How the term was stored.
+    pub(crate) compression: Compression,
+    /// The budget, the inflated buffer charged.
+    pub(crate) budget: Budget,
+}
+
+impl Image<'_> {
+    /// Decode the one term that must fill the image.
+    pub(crate) fn decode(&self, limits: &Limits) -> Result<Term> {
+        let what = match self.compression {
+            Compression::Zlib => "inflated term",
+            Compression::None => "term",
+        };
+        decode_exact(&self.bytes, 1, limits, self.budget.clone(), what)
+    }
+}
+
+/// Check the version byte and inflate the compressed wrapper (see [`decode`]).
+pub(crate) fn open<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Image<'a>> {
     let mut budget = limits.budget(F);
     let Some((&version, rest)) = bytes.split_first() else {
         return Err(Error::new(
@@ -130,16 +175,16 @@ pub fn decode(bytes: &[u8], limits: &Limits) -> Result<External> {
     }
     if rest.first() == Some(&tag::COMPRESSED) {
         let inflated = inflate(rest, &mut budget)?;
-        let term = decode_exact(&inflated, 1, limits, budget, "inflated term")?;
-        Ok(External {
-            term,
+        Ok(Image {
+            bytes: Cow::Owned(inflated),
             compression: Compression::Zlib,
+            budget,
         })
     } else {
-        let term = decode_exact(rest, 1, limits, budget, "term")?;
-        Ok(External {
-            term,
+        Ok(Image {
+            bytes: Cow::Borrowed(rest),
             compression: Compression::None,
+            budget,
         })
     }
 }
@@ -177,6 +222,13 @@ fn decode_exact(
 }
 
 /// Inflate the compressed wrapper (`rest` starts at its tag 80) into exactly the declared size.
+///
+/// The zlib stream is checked as zlib's `inflate` checks it: the 2-byte header (method 8, a
+/// window of at most 32 KiB, the check bits, no preset dictionary), the deflate data, then the
+/// Adler-32 of the inflated bytes, which is computed here with `simd-adler32` (the deflate data
+/// is inflated raw). A stream that ends early is `Truncated`, one that zlib would call corrupt
+/// (bad header, bad data, bad checksum) is `Malformed`, both said as "does not inflate", with the
+/// number of bytes inflated before the problem.
 fn inflate(rest: &[u8], budget: &mut Budget) -> Result<Vec<u8>> {
     let Some(size_bytes) = rest.get(1..5) else {
         return Err(Error::new(
@@ -196,29 +248,81 @@ fn inflate(rest: &[u8], budget: &mut Budget) -> Result<Vec<u8>> {
     let stream = rest.get(5..).unwrap_or(&[]);
     let declared_len = usize::try_from(declared).unwrap_or(usize::MAX);
     budget.charge(declared_len, "ETF inflated term", Location::at(2))?;
-    // Deflate expands at most 1032:1; never reserve more than the stream could produce.
-    let reserve = declared_len.min(stream.len().saturating_mul(1032).saturating_add(64));
-    let mut out = Vec::with_capacity(reserve);
-    let mut z = flate2::read::ZlibDecoder::new(stream);
-    let read = (&mut z)
-        .take(u64::from(declared).saturating_add(1))
-        .read_to_end(&mut out);
-    if let Err(e) = read {
-        let kind = if e.kind() == std::io::ErrorKind::UnexpectedEof {
-            ErrorKind::Truncated
+    let broken = |truncated: bool, inflated: usize| {
+        let (kind, why) = if truncated {
+            (ErrorKind::Truncated, "incomplete deflate stream")
         } else {
-            ErrorKind::Malformed
+            (ErrorKind::Malformed, "corrupt deflate stream")
         };
-        return Err(Error::new(
+        Error::new(
             F,
             kind,
             Location::at(6),
             format!(
                 "ETF compressed term (tag 80): the zlib stream at byte 0x6 does not inflate \
-                 ({e}) after {} bytes; expected {declared} bytes",
-                out.len()
+                 ({why}) after {inflated} bytes; expected {declared} bytes"
             ),
-        ));
+        )
+    };
+    // The zlib header (RFC 1950), in the order zlib's `inflate` checks it.
+    let [cmf, flg, ..] = *stream else {
+        return Err(broken(true, 0));
+    };
+    if u16::from_be_bytes([cmf, flg]) % 31 != 0 || cmf & 0x0F != 8 || cmf >> 4 > 7 {
+        return Err(broken(false, 0));
+    }
+    if flg & 0x20 != 0 {
+        // A preset dictionary: zlib reads its 4-byte id, then asks for the dictionary.
+        return Err(broken(stream.len() < 6, 0));
+    }
+    let deflate = stream.get(2..).unwrap_or(&[]);
+    // One byte more than declared shows a stream that inflates to more. Deflate expands at most
+    // 1032:1: never reserve more than the stream could produce; grow by doubling beyond that
+    // (up to the declared size, which the budget was charged).
+    let limit = declared_len.saturating_add(1);
+    let reserve = limit.min(deflate.len().saturating_mul(1032).saturating_add(64));
+    let mut out = Vec::with_capacity(reserve);
+    let mut z = Decompress::new(false);
+    let ended = loop {
+        if out.len() == out.capacity() {
+            if out.len() >= limit {
+                break false;
+            }
+            let more = out
+                .capacity()
+                .clamp(4096, 16 << 20)
+                .min(limit.saturating_sub(out.len()));
+            out.reserve_exact(more);
+        }
+        let (in_before, out_before) = (z.total_in(), z.total_out());
+        let input = deflate
+            .get(usize::try_from(in_before).unwrap_or(usize::MAX)..)
+            .unwrap_or(&[]);
+        match z.decompress_vec(input, &mut out, FlushDecompress::None) {
+            Ok(Status::StreamEnd) => break true,
+            Ok(_) => {
+                let progressed = z.total_in() != in_before || z.total_out() != out_before;
+                if !progressed && out.len() < out.capacity() {
+                    return Err(broken(true, out.len()));
+                }
+            }
+            Err(_) => return Err(broken(false, out.len())),
+        }
+    };
+    // The Adler-32 trailer, which zlib checks before it reports the end of the stream.
+    let used = usize::try_from(z.total_in())
+        .unwrap_or(usize::MAX)
+        .saturating_add(2);
+    if ended {
+        let trailer = stream
+            .get(used..used.saturating_add(4))
+            .and_then(|t| <[u8; 4]>::try_from(t).ok());
+        let Some(trailer) = trailer else {
+            return Err(broken(true, out.len()));
+        };
+        if u32::from_be_bytes(trailer) != simd_adler32::adler32(&out.as_slice()) {
+            return Err(broken(false, out.len()));
+        }
     }
     if out.len() != declared_len {
         let (kind, found) = if out.len() > declared_len {
@@ -236,13 +340,12 @@ fn inflate(rest: &[u8], budget: &mut Budget) -> Result<Vec<u8>> {
             ),
         ));
     }
-    // The stream ended (read_to_end saw EOF before the `take` limit), so `total_in` covers the
-    // whole zlib stream, checksum included; anything after it would be lost on re-encoding.
-    let used = usize::try_from(z.total_in()).unwrap_or(usize::MAX);
+    // The whole zlib stream, checksum included; anything after it would be lost on re-encoding.
+    let used = used.saturating_add(4);
     if used != stream.len() {
         return Err(Error::malformed(
             F,
-            Location::at(6u64.saturating_add(z.total_in())),
+            Location::at(6u64.saturating_add(used as u64)),
             format!(
                 "ETF compressed term (tag 80): {} bytes follow the end of the zlib stream; \
                  expected the stream to end the input",
@@ -253,25 +356,68 @@ fn inflate(rest: &[u8], budget: &mut Budget) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Where a [`Decoder`] was, to go back there ([`Decoder::mark`], [`Decoder::reset`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    pos: usize,
+    pending: usize,
+    headroom: usize,
+}
+
 /// A cursor over one term's bytes.
-struct Decoder<'a> {
+pub(crate) struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
     /// Offset of `bytes[0]` in the image, for messages.
     base: u64,
     max_depth: usize,
+    /// The budget's item count limit.
+    max_count: usize,
     budget: Budget,
+    /// Bytes charged here and not yet passed on to `budget`.
+    pending: usize,
+    /// Bytes that may still be charged before `budget` would refuse: charges within it only
+    /// count here; the first one beyond goes to `budget`, which fails it with its own message.
+    headroom: usize,
 }
 
 impl<'a> Decoder<'a> {
-    fn new(bytes: &'a [u8], base: u64, limits: &Limits, budget: Budget) -> Self {
+    /// A decoder over `bytes`, the term at `bytes[0]` being at offset `base` of the image.
+    pub(crate) fn new(bytes: &'a [u8], base: u64, limits: &Limits, budget: Budget) -> Self {
+        let max = budget.limits();
         Decoder {
             bytes,
             pos: 0,
             base,
             max_depth: limits.max_depth.min(MAX_DEPTH_CAP),
+            max_count: max.max_count,
+            headroom: max.max_alloc.saturating_sub(budget.allocated()),
+            pending: 0,
             budget,
         }
+    }
+
+    /// True when every byte has been decoded.
+    pub(crate) fn finished(&self) -> bool {
+        self.pos == self.bytes.len()
+    }
+
+    /// The position, and the budget charged so far, to come back to with [`Decoder::reset`].
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            pending: self.pending,
+            headroom: self.headroom,
+        }
+    }
+
+    /// Go back to `mark`: what was decoded since is decoded again, and charged again, by what
+    /// follows (a charge that reached `budget` itself in between, which only happens when the
+    /// limit is `usize::MAX`, stays charged).
+    pub(crate) fn reset(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.pending = mark.pending;
+        self.headroom = mark.headroom;
     }
 
     fn offset(&self) -> u64 {
@@ -287,6 +433,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// `n` bytes of the term with tag `t` that started at `start`.
+    #[inline]
     fn take(&mut self, n: usize, t: u8, start: usize, what: &str) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n);
         match end.and_then(|end| self.bytes.get(self.pos..end).map(|b| (b, end))) {
@@ -294,43 +441,95 @@ impl<'a> Decoder<'a> {
                 self.pos = end;
                 Ok(b)
             }
-            None => Err(Error::new(
-                F,
-                ErrorKind::Truncated,
-                Location::at(self.offset()),
-                format!(
-                    "ETF {} (tag {t}) at byte 0x{:x} ends before its {what} ({n} bytes needed at \
-                     byte 0x{:x}, {} left)",
-                    tag_name(t),
-                    self.offset_of(start),
-                    self.offset(),
-                    self.remaining()
-                ),
-            )),
+            None => Err(self.truncated(n, t, start, what)),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, n: usize, t: u8, start: usize, what: &str) -> Error {
+        Error::new(
+            F,
+            ErrorKind::Truncated,
+            Location::at(self.offset()),
+            format!(
+                "ETF {} (tag {t}) at byte 0x{:x} ends before its {what} ({n} bytes needed at \
+                 byte 0x{:x}, {} left)",
+                tag_name(t),
+                self.offset_of(start),
+                self.offset(),
+                self.remaining()
+            ),
+        )
+    }
+
+    #[inline]
     fn array<const N: usize>(&mut self, t: u8, start: usize, what: &str) -> Result<[u8; N]> {
-        let b = self.take(N, t, start, what)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(b);
-        Ok(out)
+        let end = self.pos.wrapping_add(N);
+        match self.bytes.get(self.pos..end) {
+            Some(b) => {
+                let mut out = [0u8; N];
+                out.copy_from_slice(b);
+                self.pos = end;
+                Ok(out)
+            }
+            None => Err(self.truncated(N, t, start, what)),
+        }
     }
 
+    #[inline]
     fn u8(&mut self, t: u8, start: usize, what: &str) -> Result<u8> {
-        Ok(u8::from_be_bytes(self.array(t, start, what)?))
+        match self.bytes.get(self.pos) {
+            Some(&b) => {
+                self.pos = self.pos.wrapping_add(1);
+                Ok(b)
+            }
+            None => Err(self.truncated(1, t, start, what)),
+        }
     }
 
+    #[inline]
     fn u16(&mut self, t: u8, start: usize, what: &str) -> Result<u16> {
         Ok(u16::from_be_bytes(self.array(t, start, what)?))
     }
 
+    #[inline]
     fn u32(&mut self, t: u8, start: usize, what: &str) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array(t, start, what)?))
     }
 
+    /// Charge `n` bytes of memory for the term with tag `t` that started at `start`.
+    #[inline]
+    fn charge(&mut self, n: usize, t: u8, start: usize) -> Result<()> {
+        if n <= self.headroom {
+            self.headroom = self.headroom.wrapping_sub(n);
+            self.pending = self.pending.wrapping_add(n);
+            Ok(())
+        } else {
+            self.charge_budget(n, t, start)
+        }
+    }
+
+    /// Pass the pending charges and then `n` to the budget, which refuses `n` with its message
+    /// (or, with a limit of `usize::MAX`, accepts it).
+    #[cold]
+    #[inline(never)]
+    fn charge_budget(&mut self, n: usize, t: u8, start: usize) -> Result<()> {
+        let at = Location::at(self.offset_of(start));
+        let pending = std::mem::take(&mut self.pending);
+        self.budget.charge(pending, contents(t), at.clone())?;
+        self.budget.charge(n, contents(t), at)?;
+        self.headroom = self
+            .budget
+            .limits()
+            .max_alloc
+            .saturating_sub(self.budget.allocated());
+        Ok(())
+    }
+
     /// Check a count of items, each at least `min_size` bytes, against the bytes left, the count
     /// limit and the memory budget (`item_size` bytes of memory each), before allocating.
+    #[inline]
     fn items(
         &mut self,
         count: u32,
@@ -340,10 +539,22 @@ impl<'a> Decoder<'a> {
         start: usize,
         what: &str,
     ) -> Result<usize> {
+        let n = count as usize;
+        if n.saturating_mul(min_size) <= self.remaining() && n <= self.max_count {
+            self.charge(n.saturating_mul(item_size), t, start)?;
+            Ok(n)
+        } else {
+            Err(self.bad_count(count, min_size, t, start, what))
+        }
+    }
+
+    /// The error for a count [`Decoder::items`] refuses.
+    #[cold]
+    #[inline(never)]
+    fn bad_count(&self, count: u32, min_size: usize, t: u8, start: usize, what: &str) -> Error {
         let at = Location::at(self.offset_of(start));
-        let n = usize::try_from(count).unwrap_or(usize::MAX);
-        if n.saturating_mul(min_size) > self.remaining() {
-            return Err(Error::new(
+        if (count as usize).saturating_mul(min_size) > self.remaining() {
+            return Error::new(
                 F,
                 ErrorKind::Truncated,
                 at,
@@ -354,43 +565,64 @@ impl<'a> Decoder<'a> {
                     self.offset_of(start),
                     self.remaining()
                 ),
-            ));
+            );
         }
-        let n = self
-            .budget
-            .count(u64::from(count), contents(t), at.clone())?;
-        self.budget
-            .charge(n.saturating_mul(item_size), contents(t), at)?;
-        Ok(n)
+        match self.budget.count(u64::from(count), contents(t), at) {
+            Err(e) => e,
+            Ok(_) => Error::malformed(F, Location::at(self.offset_of(start)), "count"),
+        }
     }
 
     /// Bytes of a binary, string or atom text: checked against the input, charged to the budget.
+    #[inline]
     fn data(&mut self, n: usize, t: u8, start: usize, what: &str) -> Result<Vec<u8>> {
         let b = self.take(n, t, start, what)?;
-        self.budget
-            .charge(n, contents(t), Location::at(self.offset_of(start)))?;
+        self.charge(n, t, start)?;
         Ok(b.to_vec())
     }
 
+    #[cold]
+    #[inline(never)]
     fn malformed(&self, start: usize, message: String) -> Error {
         Error::malformed(F, Location::at(self.offset_of(start)), message)
     }
 
+    /// One element of a container: [`Decoder::term`], with the leaves that need no allocation
+    /// (integers and `[]`, most of the elements of a real term) decoded without the call.
+    #[inline(always)]
+    fn element(&mut self, depth: usize) -> Result<Term> {
+        let at = self.pos;
+        match self.peek() {
+            Some(tag::SMALL_INTEGER) => {
+                if let Some(&v) = self.bytes.get(at.wrapping_add(1)) {
+                    self.pos = at.wrapping_add(2);
+                    return Ok(Term::Int(i64::from(v)));
+                }
+            }
+            Some(tag::INTEGER) => {
+                if let Some(b) = self.bytes.get(at.wrapping_add(1)..at.wrapping_add(5))
+                    && let Ok(b) = <[u8; 4]>::try_from(b)
+                {
+                    self.pos = at.wrapping_add(5);
+                    return Ok(Term::Int(i64::from(i32::from_be_bytes(b))));
+                }
+            }
+            Some(tag::NIL) => {
+                self.pos = at.wrapping_add(1);
+                return Ok(Term::Nil);
+            }
+            _ => {}
+        }
+        self.term(depth)
+    }
+
     /// One term at nesting depth `depth`.
-    fn term(&mut self, depth: usize) -> Result<Term> {
+    pub(crate) fn term(&mut self, depth: usize) -> Result<Term> {
         let start = self.pos;
         let Some(&t) = self.bytes.get(self.pos) else {
-            return Err(Error::new(
-                F,
-                ErrorKind::Truncated,
-                Location::at(self.offset()),
-                format!(
-                    "ETF input ends at byte 0x{:x}; expected a term's tag",
-                    self.offset()
-                ),
-            ));
+            return Err(self.no_tag());
         };
-        self.pos = self.pos.saturating_add(1);
+        self.pos = self.pos.wrapping_add(1);
         match t {
             tag::SMALL_INTEGER => Ok(Term::Int(i64::from(self.u8(t, start, "value")?))),
             tag::INTEGER => {
@@ -421,7 +653,8 @@ impl<'a> Decoder<'a> {
             }
             tag::FLOAT => self.old_float(start),
             tag::ATOM | tag::SMALL_ATOM | tag::ATOM_UTF8 | tag::SMALL_ATOM_UTF8 => {
-                self.atom(t, start).map(Term::Atom)
+                let (name, tag) = self.atom_parts(t, start)?;
+                Ok(Term::Atom(Atom { name, tag }))
             }
             tag::SMALL_TUPLE => {
                 let n = self.u8(t, start, "arity byte")?;
@@ -446,22 +679,23 @@ impl<'a> Decoder<'a> {
                 self.enter(depth, t, start)?;
                 // Elements and a tail: at least one byte each.
                 let n = self.items(n, 1, size_of::<Term>(), t, start, "elements")?;
+                let inner = depth.wrapping_add(1);
                 let mut items = Vec::with_capacity(n);
                 for i in 0..n {
-                    let item = self
-                        .term(depth.saturating_add(1))
-                        .map_err(|e| e.in_path(format!("[{i}]")))?;
-                    items.push(item);
+                    match self.element(inner) {
+                        Ok(item) => items.push(item),
+                        Err(e) => return Err(at_index(e, i)),
+                    }
                 }
-                let tail = self
-                    .term(depth.saturating_add(1))
-                    .map_err(|e| e.in_path("tail"))?;
+                let tail = match self.element(inner) {
+                    Ok(tail) => tail,
+                    Err(e) => return Err(e.in_path("tail")),
+                };
                 Ok(Term::List(items, Box::new(tail)))
             }
             tag::BINARY => {
                 let n = self.u32(t, start, "4-byte length")?;
-                let n = usize::try_from(n).unwrap_or(usize::MAX);
-                Ok(Term::Binary(self.data(n, t, start, "bytes")?))
+                Ok(Term::Binary(self.data(n as usize, t, start, "bytes")?))
             }
             tag::BIT_BINARY => {
                 let n = self.u32(t, start, "4-byte length")?;
@@ -476,20 +710,23 @@ impl<'a> Decoder<'a> {
                         ),
                     ));
                 }
-                let n = usize::try_from(n).unwrap_or(usize::MAX);
-                Ok(Term::BitBinary(self.data(n, t, start, "bytes")?, bits))
+                Ok(Term::BitBinary(
+                    self.data(n as usize, t, start, "bytes")?,
+                    bits,
+                ))
             }
             tag::MAP => {
                 let n = self.u32(t, start, "4-byte arity")?;
                 self.enter(depth, t, start)?;
                 let n = self.items(n, 2, size_of::<(Term, Term)>(), t, start, "pairs")?;
+                let inner = depth.wrapping_add(1);
                 let mut pairs = Vec::with_capacity(n);
                 for i in 0..n {
                     let k = self
-                        .term(depth.saturating_add(1))
+                        .term(inner)
                         .map_err(|e| e.in_path(format!("[{i}].key")))?;
                     let v = self
-                        .term(depth.saturating_add(1))
+                        .term(inner)
                         .map_err(|e| e.in_path(format!("[{i}].value")))?;
                     pairs.push((k, v));
                 }
@@ -503,47 +740,75 @@ impl<'a> Decoder<'a> {
                     self.offset_of(start)
                 ),
             )),
-            _ => Err(Error::unsupported(
-                F,
-                Location::at(self.offset_of(start)),
-                format!(
-                    "ETF tag {t} ({}) at byte 0x{:x} is not supported; expected a number, atom, \
-                     tuple, list, string, binary or map (pids, ports, references and funs have no \
-                     meaning outside the Erlang node that wrote them)",
-                    tag_name(t),
-                    self.offset_of(start)
-                ),
-            )),
+            _ => Err(self.unsupported_tag(t, start)),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn no_tag(&self) -> Error {
+        Error::new(
+            F,
+            ErrorKind::Truncated,
+            Location::at(self.offset()),
+            format!(
+                "ETF input ends at byte 0x{:x}; expected a term's tag",
+                self.offset()
+            ),
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unsupported_tag(&self, t: u8, start: usize) -> Error {
+        Error::unsupported(
+            F,
+            Location::at(self.offset_of(start)),
+            format!(
+                "ETF tag {t} ({}) at byte 0x{:x} is not supported; expected a number, atom, \
+                 tuple, list, string, binary or map (pids, ports, references and funs have no \
+                 meaning outside the Erlang node that wrote them)",
+                tag_name(t),
+                self.offset_of(start)
+            ),
+        )
+    }
+
     /// Check that a container at `depth` may hold children.
+    #[inline]
     fn enter(&self, depth: usize, t: u8, start: usize) -> Result<()> {
         if depth >= self.max_depth {
-            return Err(Error::new(
-                F,
-                ErrorKind::LimitExceeded,
-                Location::at(self.offset_of(start)),
-                format!(
-                    "ETF {} (tag {t}) at byte 0x{:x} nests deeper than the limit of {} levels",
-                    tag_name(t),
-                    self.offset_of(start),
-                    self.max_depth
-                ),
-            ));
+            return Err(self.too_deep(t, start));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&self, t: u8, start: usize) -> Error {
+        Error::new(
+            F,
+            ErrorKind::LimitExceeded,
+            Location::at(self.offset_of(start)),
+            format!(
+                "ETF {} (tag {t}) at byte 0x{:x} nests deeper than the limit of {} levels",
+                tag_name(t),
+                self.offset_of(start),
+                self.max_depth
+            ),
+        )
     }
 
     fn tuple(&mut self, arity: u32, t: u8, start: usize, depth: usize) -> Result<Term> {
         self.enter(depth, t, start)?;
         let n = self.items(arity, 1, size_of::<Term>(), t, start, "elements")?;
+        let inner = depth.wrapping_add(1);
         let mut items = Vec::with_capacity(n);
         for i in 0..n {
-            let item = self
-                .term(depth.saturating_add(1))
-                .map_err(|e| e.in_path(format!("[{i}]")))?;
-            items.push(item);
+            match self.element(inner) {
+                Ok(item) => items.push(item),
+                Err(e) => return Err(at_index(e, i)),
+            }
         }
         Ok(Term::Tuple(items))
     }
@@ -586,8 +851,7 @@ impl<'a> Decoder<'a> {
                 return Ok(Term::Int(v));
             }
         }
-        self.budget
-            .charge(len, contents(t), Location::at(self.offset_of(start)))?;
+        self.charge(len, t, start)?;
         Ok(Term::Big(Big {
             negative,
             magnitude: digits.to_vec(),
@@ -625,7 +889,10 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    fn atom(&mut self, t: u8, start: usize) -> Result<Atom> {
+    /// The text and tag of the atom with tag `t` (already read) at `start`, its text charged
+    /// (Latin-1 text may take up to twice its bytes as UTF-8). Not yet checked as UTF-8.
+    #[inline]
+    fn atom_bytes(&mut self, t: u8, start: usize) -> Result<(&'a [u8], AtomTag)> {
         let (n, atom_tag) = match t {
             tag::ATOM => (
                 usize::from(self.u16(t, start, "2-byte length")?),
@@ -645,15 +912,24 @@ impl<'a> Decoder<'a> {
             ),
         };
         let text = self.take(n, t, start, "text")?;
-        // Latin-1 text may take up to twice its bytes as UTF-8.
-        self.budget.charge(
-            n.saturating_mul(2),
-            contents(t),
-            Location::at(self.offset_of(start)),
-        )?;
+        self.charge(n.saturating_mul(2), t, start)?;
+        Ok((text, atom_tag))
+    }
+
+    fn atom(&mut self, t: u8, start: usize) -> Result<Atom> {
+        let (name, tag) = self.atom_parts(t, start)?;
+        Ok(Atom { name, tag })
+    }
+
+    /// An atom's text and tag.
+    fn atom_parts(&mut self, t: u8, start: usize) -> Result<(String, AtomTag)> {
+        let (text, atom_tag) = self.atom_bytes(t, start)?;
         let name = match atom_tag {
-            AtomTag::Atom | AtomTag::SmallAtom => text.iter().map(|&b| char::from(b)).collect(),
-            AtomTag::AtomUtf8 | AtomTag::SmallAtomUtf8 => match std::str::from_utf8(text) {
+            // ASCII (nearly every atom) is the same text in Latin-1 and UTF-8.
+            AtomTag::Atom | AtomTag::SmallAtom if !text.is_ascii() => {
+                text.iter().map(|&b| char::from(b)).collect()
+            }
+            _ => match std::str::from_utf8(text) {
                 Ok(s) => s.to_owned(),
                 Err(e) => {
                     return Err(self.malformed(
@@ -667,11 +943,133 @@ impl<'a> Decoder<'a> {
                 }
             },
         };
-        Ok(Atom {
-            name,
-            tag: atom_tag,
-        })
+        Ok((name, atom_tag))
     }
+
+    // The typed reads below serve readers that decode a known structure straight into their own
+    // types (the `.wings` mesh lists). Each one decodes, checks and charges exactly as `term`
+    // does for the same bytes; where the bytes hold something else it returns `None` and consumes
+    // nothing, and the caller decodes the element with `term` (or goes back to a `mark`).
+
+    /// The tag of the next term, if any.
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// `[]` (`NIL_EXT`): consumed, and true.
+    #[inline(always)]
+    pub(crate) fn nil(&mut self) -> bool {
+        let nil = self.peek() == Some(tag::NIL);
+        if nil {
+            self.pos = self.pos.wrapping_add(1);
+        }
+        nil
+    }
+
+    /// The element count of a `LIST_EXT` at `depth` (its elements and its tail follow).
+    #[inline(always)]
+    pub(crate) fn list_head(&mut self, depth: usize) -> Result<Option<usize>> {
+        if self.peek() != Some(tag::LIST) {
+            return Ok(None);
+        }
+        let (t, start) = (tag::LIST, self.pos);
+        self.pos = self.pos.wrapping_add(1);
+        let n = self.u32(t, start, "4-byte length")?;
+        self.enter(depth, t, start)?;
+        self.items(n, 1, size_of::<Term>(), t, start, "elements")
+            .map(Some)
+    }
+
+    /// The arity of a tuple at `depth` (its elements follow).
+    #[inline(always)]
+    pub(crate) fn tuple_head(&mut self, depth: usize) -> Result<Option<usize>> {
+        let start = self.pos;
+        let arity = match self.peek() {
+            Some(t @ tag::SMALL_TUPLE) => {
+                self.pos = self.pos.wrapping_add(1);
+                (t, u32::from(self.u8(t, start, "arity byte")?))
+            }
+            Some(t @ tag::LARGE_TUPLE) => {
+                self.pos = self.pos.wrapping_add(1);
+                (t, self.u32(t, start, "4-byte arity")?)
+            }
+            _ => return Ok(None),
+        };
+        let (t, n) = arity;
+        self.enter(depth, t, start)?;
+        self.items(n, 1, size_of::<Term>(), t, start, "elements")
+            .map(Some)
+    }
+
+    /// An atom's text as stored and its tag (not checked as UTF-8: compare it with the text of
+    /// an ASCII name, or decode the atom with `term` or [`Decoder::atom_term`]).
+    #[inline(always)]
+    pub(crate) fn atom_text(&mut self) -> Result<Option<(&'a [u8], AtomTag)>> {
+        match self.peek() {
+            Some(t @ (tag::ATOM | tag::SMALL_ATOM | tag::ATOM_UTF8 | tag::SMALL_ATOM_UTF8)) => {
+                let start = self.pos;
+                self.pos = self.pos.wrapping_add(1);
+                self.atom_bytes(t, start).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// An atom.
+    #[inline]
+    pub(crate) fn atom_term(&mut self) -> Result<Option<Atom>> {
+        match self.peek() {
+            Some(t @ (tag::ATOM | tag::SMALL_ATOM | tag::ATOM_UTF8 | tag::SMALL_ATOM_UTF8)) => {
+                let start = self.pos;
+                self.pos = self.pos.wrapping_add(1);
+                self.atom(t, start).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A `SMALL_INTEGER_EXT`, or an `INTEGER_EXT` from 0 up (the forms of an index that Erlang
+    /// writes).
+    #[inline(always)]
+    pub(crate) fn index(&mut self) -> Option<u32> {
+        let at = self.pos;
+        match self.peek()? {
+            tag::SMALL_INTEGER => {
+                let v = *self.bytes.get(at.wrapping_add(1))?;
+                self.pos = at.wrapping_add(2);
+                Some(u32::from(v))
+            }
+            tag::INTEGER => {
+                let b = self.bytes.get(at.wrapping_add(1)..at.wrapping_add(5))?;
+                let v = u32::try_from(i32::from_be_bytes(b.try_into().ok()?)).ok()?;
+                self.pos = at.wrapping_add(5);
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
+    /// The bytes of a `BINARY_EXT`.
+    #[inline(always)]
+    pub(crate) fn binary(&mut self) -> Result<Option<&'a [u8]>> {
+        if self.peek() != Some(tag::BINARY) {
+            return Ok(None);
+        }
+        let (t, start) = (tag::BINARY, self.pos);
+        self.pos = self.pos.wrapping_add(1);
+        let n = self.u32(t, start, "4-byte length")? as usize;
+        let b = self.take(n, t, start, "bytes")?;
+        self.charge(n, t, start)?;
+        Ok(Some(b))
+    }
+}
+
+/// `e` inside element `i` of a tuple or list.
+#[cold]
+#[inline(never)]
+fn at_index(e: Error, i: usize) -> Error {
+    e.in_path(format!("[{i}]"))
 }
 
 #[cfg(test)]
@@ -874,6 +1272,19 @@ mod tests {
         b
     }
 
+    /// `b` with its last `n`-th byte changed.
+    fn damaged(mut b: Vec<u8>, n: usize) -> Vec<u8> {
+        let at = b.len() - n;
+        b[at] ^= 0x55;
+        b
+    }
+
+    /// `b` without its last `n` bytes.
+    fn cut(mut b: Vec<u8>, n: usize) -> Vec<u8> {
+        b.truncate(b.len() - n);
+        b
+    }
+
     #[test]
     fn compressed_wrapper() {
         let term = [107, 0, 3, 1, 2, 3];
@@ -915,6 +1326,60 @@ mod tests {
                 vec![131, 80, 0, 0],
                 ErrorKind::Truncated,
                 "4-byte uncompressed size",
+            ),
+            // The zlib wrapper, checked here as zlib checks it (the deflate data is inflated
+            // raw): the Adler-32 trailer, damaged or cut short, ...
+            (
+                damaged(wrapper(6, &term, &[]), 1),
+                ErrorKind::Malformed,
+                "(corrupt deflate stream) after 6 bytes",
+            ),
+            (
+                cut(wrapper(6, &term, &[]), 2),
+                ErrorKind::Truncated,
+                "(incomplete deflate stream) after 6 bytes",
+            ),
+            (
+                cut(wrapper(6, &term, &[]), 4),
+                ErrorKind::Truncated,
+                "(incomplete deflate stream)",
+            ),
+            // ... the header's check bits, method and window size, and a preset dictionary ...
+            (
+                vec![131, 80, 0, 0, 0, 6, 0x78, 0x9D, 3, 0],
+                ErrorKind::Malformed,
+                "(corrupt deflate stream) after 0 bytes",
+            ),
+            (
+                vec![131, 80, 0, 0, 0, 6, 0x79, 0x18, 3, 0],
+                ErrorKind::Malformed,
+                "(corrupt deflate stream)",
+            ),
+            (
+                vec![131, 80, 0, 0, 0, 6, 0x88, 0x98, 3, 0],
+                ErrorKind::Malformed,
+                "(corrupt deflate stream)",
+            ),
+            (
+                vec![131, 80, 0, 0, 0, 6, 0x78, 0xBB, 0, 0, 0, 1, 3, 0],
+                ErrorKind::Malformed,
+                "(corrupt deflate stream)",
+            ),
+            (
+                vec![131, 80, 0, 0, 0, 6, 0x78, 0xBB, 0, 0],
+                ErrorKind::Truncated,
+                "(incomplete deflate stream)",
+            ),
+            // ... and a stream that stops in its header or its data.
+            (
+                vec![131, 80, 0, 0, 0, 6, 0x78],
+                ErrorKind::Truncated,
+                "(incomplete deflate stream) after 0 bytes",
+            ),
+            (
+                cut(wrapper(6, &term, &[]), 7),
+                ErrorKind::Truncated,
+                "(incomplete deflate stream)",
             ),
         ];
         for (bytes, kind, text) in bad {

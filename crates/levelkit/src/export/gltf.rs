@@ -1,1 +1,2018 @@
-//! Being written.
+//! glTF 2.0 writer: a [`Scene`] to a `.glb`, or to a `.gltf` with its data embedded in `data:`
+//! URIs or in side files.
+//!
+//! Spec: <https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html> and
+//! [`KHR_lights_punctual`](https://github.com/KhronosGroup/glTF/tree/main/extensions/2.0/Khronos/KHR_lights_punctual).
+//! The JSON is built from `gltf-json`'s types and PNG images with the `png` crate. Every file
+//! written from a valid scene is meant to pass the Khronos glTF validator with no errors and no
+//! warnings (`tests/gltf.rs` runs it on every layout; a `File` texture must exist beside the file).
+//! [`crate::import::gltf`] reads the result back into the same scene, using the `extras` this
+//! writer leaves (all keys are listed in its module docs).
+//!
+//! # What maps where
+//!
+//! | Scene | glTF |
+//! |---|---|
+//! | [`Mesh`] | one mesh; one `TRIANGLES` primitive per material its faces use (faces without a material share one primitive with no material, which renders with glTF's default material), then one `LINE_STRIP`/`LINE_LOOP` primitive per [`crate::scene::Polyline`]. A mesh with no faces and no lines is left out, with a warning (glTF has no empty meshes). |
+//! | [`crate::scene::Face`] | `n - 2` triangles from [`crate::scene::triangulate::triangulate_into`]; the primitive's `extras.levelkit_polygons` lists each face's corner count in order, so the importer can rebuild the n-gons |
+//! | corner attributes | `POSITION` (with `min`/`max`), `NORMAL` (always, from [`Mesh::corner_normals`]), `TEXCOORD_0` with V flipped (`1 - v`), `COLOR_0` (`VEC4` float) when any corner of the primitive has a colour, `TANGENT` (derived from normals and UVs) when the material has a normal map; vertices are shared within a primitive when position index, normal, UV and colour are bit-identical; `u16` indices up to 65 535 vertices, `u32` above |
+//! | [`crate::scene::Material`] | material: `pbrMetallicRoughness`, normal/occlusion/emissive textures, emissive factor, alpha mode and cutoff, `doubleSided`, name; `extras` = its `extras` plus `phong` (the [`crate::scene::Phong`] values) and `levelkit_vertex_colors` |
+//! | [`crate::scene::Texture`] | image + texture (one shared sampler: `REPEAT`, linear filters). `Pixels` are encoded as PNG; `Encoded` PNG/JPEG is written as it is; `File` becomes a URI reference (a path is percent-encoded, `\` becomes `/`) and is not embedded |
+//! | [`crate::scene::Node`] | node; TRS as TRS, a matrix as a matrix (see below); mesh, camera, `KHR_lights_punctual` light |
+//! | [`crate::scene::Light`] | `Point`, `Spot`, `Directional`: `KHR_lights_punctual` lights with colour, intensity and range as given. `Ambient`: no glTF equivalent; kept in the scene's `extras.ambient_lights` list, the node's `extras.ambient_light` names its entry (warning). `Area`: a spot light with outer cone just below pi/2 (a half-space emitter facing the node's -Z) and `extras.area_light = true` (warning) |
+//! | [`Camera`] | perspective or orthographic camera |
+//! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 90 degrees of one turn (slerp between keys a quarter turn apart is exactly a uniform rotation), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
+//! | `extras` of scene, nodes, meshes, materials, textures, lights, cameras, animations | glTF `extras` of the same object |
+//!
+//! Buffers: a `.glb` has one buffer in its `BIN` chunk (images as buffer views); a `.gltf` has one
+//! buffer either as a `data:` URI (`embed`) or in the side file `<stem>.bin`, with images as
+//! `data:` URIs or side files `<stem>_<texture>.png` / `.jpg`.
+//!
+//! # Matrices
+//!
+//! glTF requires a node matrix to be decomposable into translation, rotation and scale, and an
+//! animated node to use TRS. A [`Transform::Matrix`] is therefore written as:
+//!
+//! * the matrix itself, when it decomposes into TRS (mirrorings do: a negative scale) and the node
+//!   is not animated;
+//! * TRS, when it decomposes and the node spins (the matrix is kept in `extras.levelkit_matrix`);
+//! * otherwise (a shear, or a zero scale) two nodes from the singular value decomposition
+//!   `M = T * U * S * V^T`: the node itself with TRS `(T, U, S)` and the original matrix in
+//!   `extras.levelkit_matrix`, and a new child with rotation `V^T` (`extras.levelkit_split`) that
+//!   takes over the node's mesh, light, camera and children. A spin then turns that child:
+//!   `M * spin(t)`. Inserted nodes come after all the scene's nodes, so node indices are kept.
+//!
+//! A projective bottom row (not `0 0 0 1`) has no glTF equivalent: it is dropped with a warning.
+//!
+//! # What does not map (each with a warning)
+//!
+//! * `Mesh::hard_edges` and `Mesh::flat`: glTF has no edges; they shape the normals written.
+//!   Positions that no face or line uses are not written (glTF stores only vertices in use).
+//! * Faces without UVs in a primitive that has `TEXCOORD_0` (because other faces have UVs or the
+//!   material has textures) get `(0, 0)`; `extras.levelkit_faces_without_uv` lists them.
+//!   Corners without a colour in a primitive with `COLOR_0` get white;
+//!   `extras.levelkit_uncolored_vertices` lists those vertices. Colours are clamped to 0–1.
+//! * `Encoded` images that are neither PNG nor JPEG (by their bytes) are left out, and material
+//!   slots that use them are emptied.
+//! * Cameras glTF can not express (a field of view of pi or more, `zfar <= znear`, a zero or
+//!   negative size) are left out; a light's range that is not positive is dropped; an outer spot
+//!   cone of exactly pi/2 is written as the largest `f32` below it (the extension's maximum).
+//! * A node listed twice in `Scene::roots` is written once.
+//! * A spin of speed 0 (no motion), a spin so fast or slow that its key times do not fit `f32`,
+//!   and a second spin on the same node are left out.
+//! * Materials and textures are all written, used or not, so their indices survive a round trip;
+//!   the validator reports unused ones as information, not warnings.
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+
+use gltf_json as json;
+use json::accessor::{ComponentType, GenericComponentType, Type};
+use json::buffer::Target;
+use json::mesh::{Mode, Semantic};
+use json::validation::Checked::Valid;
+use json::validation::USize64;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
+use crate::export::ExportFiles;
+use crate::registry::Format;
+use crate::scene::triangulate::triangulate_into;
+use crate::scene::{
+    AlphaMode, Camera, LightKind, Mesh, Motion, Polyline, Projection, Scene, TextureSource,
+    Transform,
+};
+
+/// The `extras` keys this writer adds and [`crate::import::gltf`] reads back (and removes).
+pub(crate) mod keys {
+    /// Primitive: corner count of each face, in triangle order.
+    pub const POLYGONS: &str = "levelkit_polygons";
+    /// Primitive: faces (indices into the primitive's faces) that had no UVs.
+    pub const FACES_WITHOUT_UV: &str = "levelkit_faces_without_uv";
+    /// Primitive: vertices that had no colour.
+    pub const UNCOLORED_VERTICES: &str = "levelkit_uncolored_vertices";
+    /// Primitive: for each vertex, the scene position it was made from. The importer shares
+    /// positions again by it, so vertices split at UV seams and normal creases, and across
+    /// primitives, come back as one position, while distinct positions that happen to coincide
+    /// stay distinct (which welding by coordinates could not tell apart).
+    pub const POSITIONS: &str = "levelkit_positions";
+    /// Material: the Phong values.
+    pub const PHONG: &str = "phong";
+    /// Material: `Material::vertex_colors`.
+    pub const VERTEX_COLORS: &str = "levelkit_vertex_colors";
+    /// Scene: the ambient lights.
+    pub const AMBIENT_LIGHTS: &str = "ambient_lights";
+    /// Node: index into the scene's ambient lights.
+    pub const AMBIENT_LIGHT: &str = "ambient_light";
+    /// Light: the spot light stands for an area light.
+    pub const AREA_LIGHT: &str = "area_light";
+    /// Node: the original matrix, where the node was written as TRS.
+    pub const MATRIX: &str = "levelkit_matrix";
+    /// Node: inserted child carrying the rotation `V^T` of a matrix that is not TRS.
+    pub const SPLIT: &str = "levelkit_split";
+    /// Animation: `{ "axis": [x, y, z], "degrees_per_second": s }` of a spin.
+    pub const SPIN: &str = "levelkit_spin";
+}
+
+/// How [`write()`] lays out its output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GltfOptions {
+    /// `true`: one `.glb` (the buffer in its `BIN` chunk, images as buffer views). `false`: a
+    /// `.gltf` JSON file.
+    pub binary: bool,
+    /// For a `.gltf`: `true` puts the buffer and images in `data:` URIs; `false` writes them as
+    /// side files `<stem>.bin` and `<stem>_<texture index>.png` (or `.jpg`), referenced by
+    /// relative URI. Ignored for a `.glb`.
+    pub embed: bool,
+    /// The file stem for side files (usually the output's file name without extension).
+    pub stem: String,
+}
+
+impl Default for GltfOptions {
+    fn default() -> Self {
+        GltfOptions {
+            binary: true,
+            embed: true,
+            stem: "scene".into(),
+        }
+    }
+}
+
+/// Write `scene` as glTF 2.0 (see the module docs for what maps where).
+///
+/// Fails when [`Scene::validate`] finds an error, and when the output would not fit glTF's 32-bit
+/// sizes. What does not map is listed in [`ExportFiles::warnings`].
+pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
+    let format = if options.binary {
+        Format::Glb
+    } else {
+        Format::Gltf
+    };
+    if let Some(e) = scene
+        .validate()
+        .into_iter()
+        .find(|w| w.severity == Severity::Error)
+    {
+        return Err(Error::malformed(
+            format,
+            e.location,
+            format!("the scene is not valid: {}", e.message),
+        ));
+    }
+    let mut w = Writer::new(scene, options, format);
+    w.write_textures()?;
+    w.write_materials()?;
+    w.write_meshes()?;
+    w.write_cameras();
+    w.write_lights()?;
+    let spins = w.plan_spins();
+    let targets = w.write_nodes(&spins)?;
+    w.write_animations(&spins, &targets)?;
+    w.write_scene()?;
+    w.finish()
+}
+
+/// Where a scene light went.
+#[derive(Debug, Clone, Copy)]
+enum LightSlot {
+    /// `KHR_lights_punctual` light.
+    Punctual(u32),
+    /// Entry of the scene's `extras.ambient_lights`.
+    Ambient(u32),
+}
+
+/// A spin to write: its animation and its unit axis.
+#[derive(Debug, Clone, Copy)]
+struct Spin {
+    animation: usize,
+    axis: [f64; 3],
+    /// Signed speed.
+    degrees_per_second: f64,
+}
+
+struct Writer<'a> {
+    scene: &'a Scene,
+    options: &'a GltfOptions,
+    format: Format,
+    root: json::Root,
+    bin: Vec<u8>,
+    side_files: Vec<(String, Vec<u8>)>,
+    warnings: Vec<Warning>,
+    scene_extras: Map<String, Value>,
+    /// Scene texture -> glTF texture.
+    textures: Vec<Option<u32>>,
+    /// Scene material -> whether it uses a texture (its primitives then need `TEXCOORD_0`).
+    textured: Vec<bool>,
+    /// Scene material -> whether it has a normal map (its primitives then get `TANGENT`).
+    normal_mapped: Vec<bool>,
+    /// Scene mesh -> glTF mesh.
+    meshes: Vec<Option<u32>>,
+    /// Scene camera -> glTF camera.
+    cameras: Vec<Option<u32>>,
+    lights: Vec<LightSlot>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(scene: &'a Scene, options: &'a GltfOptions, format: Format) -> Self {
+        let mut root = json::Root::default();
+        root.asset.generator = Some(format!("levelkit {}", env!("CARGO_PKG_VERSION")));
+        Writer {
+            scene,
+            options,
+            format,
+            root,
+            bin: Vec::new(),
+            side_files: Vec::new(),
+            warnings: Vec::new(),
+            scene_extras: scene.extras.clone(),
+            textures: Vec::new(),
+            textured: Vec::new(),
+            normal_mapped: Vec::new(),
+            meshes: Vec::new(),
+            cameras: Vec::new(),
+            lights: Vec::new(),
+        }
+    }
+
+    fn warn(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.warnings
+            .push(Warning::warning(self.format, Location::path(path), message));
+    }
+
+    fn too_big(&self, what: &str) -> Error {
+        Error::new(
+            self.format,
+            ErrorKind::LimitExceeded,
+            Location::default(),
+            format!("{what} does not fit glTF's 32-bit indices and sizes"),
+        )
+    }
+
+    fn extras(&self, map: &Map<String, Value>) -> Result<json::Extras> {
+        raw_extras(map)
+            .map_err(|e| Error::malformed(self.format, Location::default(), format!("extras: {e}")))
+    }
+
+    // ---- buffers -------------------------------------------------------------------------
+
+    /// Append `bytes` as a buffer view, 4-byte aligned.
+    fn push_view(
+        &mut self,
+        bytes: &[u8],
+        target: Option<Target>,
+        stride: Option<usize>,
+    ) -> Result<json::Index<json::buffer::View>> {
+        pad4(&mut self.bin, 0);
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        pad4(&mut self.bin, 0);
+        let view = json::buffer::View {
+            buffer: json::Index::new(0),
+            byte_length: USize64::from(bytes.len()),
+            byte_offset: (offset > 0).then(|| USize64::from(offset)),
+            byte_stride: stride.map(json::buffer::Stride),
+            name: None,
+            target: target.map(Valid),
+            extensions: None,
+            extras: None,
+        };
+        push(&mut self.root.buffer_views, view).ok_or_else(|| self.too_big("buffer views"))
+    }
+
+    /// Append float data of accessor type `kind` (tightly packed); vertex attributes get a
+    /// stride, positions and animation times `min`/`max`.
+    fn push_floats(
+        &mut self,
+        data: &[f32],
+        kind: Type,
+        target: Option<Target>,
+        min_max: bool,
+    ) -> Result<json::Index<json::Accessor>> {
+        let n = kind.multiplicity();
+        let count = data.len() / n.max(1);
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let stride = (target == Some(Target::ArrayBuffer)).then_some(n * 4);
+        let view = self.push_view(&bytes, target, stride)?;
+        let (min, max) = if min_max {
+            let mut lo = vec![f32::INFINITY; n];
+            let mut hi = vec![f32::NEG_INFINITY; n];
+            for chunk in data.chunks_exact(n.max(1)) {
+                for ((l, h), v) in lo.iter_mut().zip(hi.iter_mut()).zip(chunk) {
+                    *l = l.min(*v);
+                    *h = h.max(*v);
+                }
+            }
+            let arr = |v: Vec<f32>| Value::Array(v.into_iter().map(f32_value).collect());
+            (Some(arr(lo)), Some(arr(hi)))
+        } else {
+            (None, None)
+        };
+        let accessor = json::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64::from(count),
+            component_type: Valid(GenericComponentType(ComponentType::F32)),
+            extensions: None,
+            extras: None,
+            type_: Valid(kind),
+            min,
+            max,
+            name: None,
+            normalized: false,
+            sparse: None,
+        };
+        push(&mut self.root.accessors, accessor).ok_or_else(|| self.too_big("accessors"))
+    }
+
+    /// Append triangle indices: `u16` when every index fits below 65 535 (glTF forbids the
+    /// primitive-restart value), `u32` otherwise.
+    fn push_indices(
+        &mut self,
+        indices: &[u32],
+        vertex_count: usize,
+    ) -> Result<json::Index<json::Accessor>> {
+        let (bytes, component): (Vec<u8>, ComponentType) = if vertex_count <= 65_535 {
+            let bytes = indices
+                .iter()
+                .flat_map(|&i| u16::try_from(i).unwrap_or(u16::MAX).to_le_bytes())
+                .collect();
+            (bytes, ComponentType::U16)
+        } else {
+            let bytes = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+            (bytes, ComponentType::U32)
+        };
+        let view = self.push_view(&bytes, Some(Target::ElementArrayBuffer), None)?;
+        let accessor = json::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64::from(indices.len()),
+            component_type: Valid(GenericComponentType(component)),
+            extensions: None,
+            extras: None,
+            type_: Valid(Type::Scalar),
+            min: None,
+            max: None,
+            name: None,
+            normalized: false,
+            sparse: None,
+        };
+        push(&mut self.root.accessors, accessor).ok_or_else(|| self.too_big("accessors"))
+    }
+
+    // ---- textures and materials -----------------------------------------------------------
+
+    fn write_textures(&mut self) -> Result<()> {
+        let scene = self.scene;
+        for (i, t) in scene.textures.iter().enumerate() {
+            let at = format!("textures[{i}]");
+            let image = match &t.source {
+                TextureSource::Pixels {
+                    width,
+                    height,
+                    channels,
+                    data,
+                } => {
+                    let png = encode_png(*width, *height, *channels, data).map_err(|e| {
+                        Error::malformed(
+                            self.format,
+                            Location::path(at.clone()),
+                            format!("encoding the texture as PNG: {e}"),
+                        )
+                    })?;
+                    self.place_image(i, "image/png", png)?
+                }
+                TextureSource::Encoded { mime_type, data } => {
+                    let Some(mime) = sniff_image(data) else {
+                        self.warn(
+                            at,
+                            format!(
+                                "texture data ({mime_type}) is neither PNG nor JPEG, the only \
+                                 image types glTF allows; left out"
+                            ),
+                        );
+                        self.textures.push(None);
+                        continue;
+                    };
+                    if !mime_type.eq_ignore_ascii_case(mime) {
+                        self.warn(
+                            at,
+                            format!(
+                                "texture says it is {mime_type} but its bytes are {mime}; \
+                                 written as {mime}"
+                            ),
+                        );
+                    }
+                    self.place_image(i, mime, data.clone())?
+                }
+                TextureSource::File(path) => {
+                    let uri = file_uri(path);
+                    if path.contains('\\') {
+                        self.warn(
+                            at,
+                            format!("texture path {path:?}: backslashes written as '/'"),
+                        );
+                    }
+                    json::Image {
+                        buffer_view: None,
+                        mime_type: None,
+                        name: None,
+                        uri: Some(uri),
+                        extensions: None,
+                        extras: None,
+                    }
+                }
+            };
+            let image = json::Image {
+                name: t.name.clone(),
+                ..image
+            };
+            let source =
+                push(&mut self.root.images, image).ok_or_else(|| self.too_big("images"))?;
+            let sampler = self.sampler()?;
+            let texture = json::Texture {
+                name: t.name.clone(),
+                sampler: Some(sampler),
+                source,
+                extensions: None,
+                extras: self.extras(&t.extras)?,
+            };
+            let index =
+                push(&mut self.root.textures, texture).ok_or_else(|| self.too_big("textures"))?;
+            self.textures.push(u32::try_from(index.value()).ok());
+        }
+        Ok(())
+    }
+
+    /// The one sampler all textures share: `REPEAT`, linear filters.
+    fn sampler(&mut self) -> Result<json::Index<json::texture::Sampler>> {
+        if self.root.samplers.is_empty() {
+            self.root.samplers.push(json::texture::Sampler {
+                mag_filter: Some(Valid(json::texture::MagFilter::Linear)),
+                min_filter: Some(Valid(json::texture::MinFilter::Linear)),
+                name: None,
+                wrap_s: Valid(json::texture::WrappingMode::Repeat),
+                wrap_t: Valid(json::texture::WrappingMode::Repeat),
+                extensions: None,
+                extras: None,
+            });
+        }
+        Ok(json::Index::new(0))
+    }
+
+    /// An image with `data`: a buffer view (GLB), a `data:` URI (embedded) or a side file.
+    fn place_image(&mut self, texture: usize, mime: &str, data: Vec<u8>) -> Result<json::Image> {
+        let mut image = json::Image {
+            buffer_view: None,
+            mime_type: Some(json::image::MimeType(mime.to_owned())),
+            name: None,
+            uri: None,
+            extensions: None,
+            extras: None,
+        };
+        if self.options.binary {
+            image.buffer_view = Some(self.push_view(&data, None, None)?);
+        } else if self.options.embed {
+            image.uri = Some(format!("data:{mime};base64,{}", base64_encode(&data)));
+        } else {
+            let ext = if mime == "image/jpeg" { "jpg" } else { "png" };
+            let name = format!("{}_{texture}.{ext}", self.options.stem);
+            image.uri = Some(percent_encode(&name));
+            self.side_files.push((name, data));
+        }
+        Ok(image)
+    }
+
+    fn write_materials(&mut self) -> Result<()> {
+        let scene = self.scene;
+        for (i, m) in scene.materials.iter().enumerate() {
+            let mut textured = false;
+            let mut slot = |w: &mut Self, t: Option<usize>, what: &str| -> Option<u32> {
+                let t = t?;
+                let mapped = w.textures.get(t).copied().flatten();
+                if mapped.is_none() {
+                    w.warn(
+                        format!("materials[{i}].{what}"),
+                        format!("texture {t} was left out, so the material loses its {what}"),
+                    );
+                }
+                textured |= mapped.is_some();
+                mapped
+            };
+            let info = |t: Option<u32>| {
+                t.map(|t| json::texture::Info {
+                    index: json::Index::new(t),
+                    tex_coord: 0,
+                    extensions: None,
+                    extras: None,
+                })
+            };
+            let base = slot(self, m.base_color_texture, "base_color_texture");
+            let mr = slot(
+                self,
+                m.metallic_roughness_texture,
+                "metallic_roughness_texture",
+            );
+            let normal = slot(self, m.normal_texture, "normal_texture");
+            let occlusion = slot(self, m.occlusion_texture, "occlusion_texture");
+            let emissive = slot(self, m.emissive_texture, "emissive_texture");
+            let (alpha_mode, alpha_cutoff) = match m.alpha_mode {
+                AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
+                AlphaMode::Blend => (json::material::AlphaMode::Blend, None),
+                AlphaMode::Mask(c) => {
+                    let c = if c.is_finite() && c >= 0.0 {
+                        c
+                    } else {
+                        self.warn(
+                            format!("materials[{i}].alpha_mode"),
+                            format!("alpha cutoff {c} is not a non-negative number; 0.5 written"),
+                        );
+                        0.5
+                    };
+                    (
+                        json::material::AlphaMode::Mask,
+                        Some(json::material::AlphaCutoff(c)),
+                    )
+                }
+            };
+            let mut extras = m.extras.clone();
+            if let Some(phong) = &m.phong {
+                let value = serde_json::to_value(phong).map_err(|e| {
+                    Error::malformed(
+                        self.format,
+                        Location::path(format!("materials[{i}].phong")),
+                        e.to_string(),
+                    )
+                })?;
+                extras.insert(keys::PHONG.into(), value);
+            }
+            extras.insert(keys::VERTEX_COLORS.into(), Value::Bool(m.vertex_colors));
+            let material = json::Material {
+                alpha_cutoff,
+                alpha_mode: Valid(alpha_mode),
+                double_sided: m.double_sided,
+                name: m.name.clone(),
+                pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+                    base_color_factor: json::material::PbrBaseColorFactor(m.base_color),
+                    base_color_texture: info(base),
+                    metallic_factor: json::material::StrengthFactor(m.metallic),
+                    roughness_factor: json::material::StrengthFactor(m.roughness),
+                    metallic_roughness_texture: info(mr),
+                    extensions: None,
+                    extras: None,
+                },
+                normal_texture: normal.map(|t| json::material::NormalTexture {
+                    index: json::Index::new(t),
+                    scale: 1.0,
+                    tex_coord: 0,
+                    extensions: None,
+                    extras: None,
+                }),
+                occlusion_texture: occlusion.map(|t| json::material::OcclusionTexture {
+                    index: json::Index::new(t),
+                    strength: json::material::StrengthFactor(1.0),
+                    tex_coord: 0,
+                    extensions: None,
+                    extras: None,
+                }),
+                emissive_texture: info(emissive),
+                emissive_factor: json::material::EmissiveFactor(m.emissive),
+                extensions: None,
+                extras: self.extras(&extras)?,
+            };
+            push(&mut self.root.materials, material).ok_or_else(|| self.too_big("materials"))?;
+            self.textured.push(textured);
+            self.normal_mapped.push(normal.is_some());
+        }
+        Ok(())
+    }
+
+    // ---- meshes ------------------------------------------------------------------------------
+
+    fn write_meshes(&mut self) -> Result<()> {
+        let scene = self.scene;
+        for (mi, mesh) in scene.meshes.iter().enumerate() {
+            if mesh.faces.is_empty() && mesh.lines.is_empty() {
+                self.warn(
+                    format!("meshes[{mi}]"),
+                    "mesh has no faces and no lines; glTF has no empty meshes, so it is left \
+                     out (nodes that use it lose their mesh)",
+                );
+                self.meshes.push(None);
+                continue;
+            }
+            let normals = mesh.corner_normals();
+            let mut starts = Vec::with_capacity(mesh.faces.len());
+            let mut total = 0usize;
+            for f in &mesh.faces {
+                starts.push(total);
+                total += f.corners.len();
+            }
+            // Faces grouped by material, groups in order of first use.
+            let mut order: Vec<Option<usize>> = Vec::new();
+            let mut groups: HashMap<Option<usize>, Vec<usize>> = HashMap::new();
+            for (fi, f) in mesh.faces.iter().enumerate() {
+                groups
+                    .entry(f.material)
+                    .or_insert_with(|| {
+                        order.push(f.material);
+                        Vec::new()
+                    })
+                    .push(fi);
+            }
+            let mut primitives = Vec::new();
+            for material in order {
+                let faces = groups.remove(&material).unwrap_or_default();
+                let ctx = FaceGroup {
+                    mi,
+                    mesh,
+                    normals: &normals,
+                    starts: &starts,
+                    material,
+                    faces: &faces,
+                };
+                primitives.push(self.face_primitive(&ctx)?);
+            }
+            for (li, line) in mesh.lines.iter().enumerate() {
+                primitives.push(self.line_primitive(mi, li, mesh, line)?);
+            }
+            let gmesh = json::Mesh {
+                extensions: None,
+                extras: self.extras(&mesh.extras)?,
+                name: mesh.name.clone(),
+                primitives,
+                weights: None,
+            };
+            let index = push(&mut self.root.meshes, gmesh).ok_or_else(|| self.too_big("meshes"))?;
+            self.meshes.push(u32::try_from(index.value()).ok());
+        }
+        Ok(())
+    }
+
+    /// One `TRIANGLES` primitive for the faces of one material.
+    fn face_primitive(&mut self, g: &FaceGroup<'_>) -> Result<json::mesh::Primitive> {
+        let mesh = g.mesh;
+        let textured = g
+            .material
+            .and_then(|m| self.textured.get(m).copied())
+            .unwrap_or(false);
+        let face_has_uv: Vec<bool> = g
+            .faces
+            .iter()
+            .map(|&fi| {
+                mesh.faces
+                    .get(fi)
+                    .is_some_and(|f| f.corners.iter().all(|c| c.uv.is_some()))
+            })
+            .collect();
+        let write_uv = textured || face_has_uv.iter().any(|&b| b);
+        let write_tangent = g
+            .material
+            .and_then(|m| self.normal_mapped.get(m).copied())
+            .unwrap_or(false);
+        let write_color = g
+            .faces
+            .iter()
+            .filter_map(|&fi| mesh.faces.get(fi))
+            .any(|f| f.corners.iter().any(|c| c.color.is_some()));
+
+        type Key = (u32, [u32; 3], Option<[u64; 2]>, Option<[u32; 4]>);
+        let mut seen: HashMap<Key, u32> = HashMap::new();
+        let (mut pos, mut nor, mut uvs, mut col) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut uncolored: Vec<Value> = Vec::new();
+        let mut sources: Vec<Value> = Vec::new();
+        let mut indices: Vec<u32> = Vec::new();
+        let mut polygons: Vec<Value> = Vec::with_capacity(g.faces.len());
+        let mut without_uv: Vec<Value> = Vec::new();
+        let mut clamped = false;
+        let (mut local, mut points, mut tris) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, (&fi, &has_uv)) in g.faces.iter().zip(&face_has_uv).enumerate() {
+            let Some(face) = mesh.faces.get(fi) else {
+                continue;
+            };
+            let start = g.starts.get(fi).copied().unwrap_or(0);
+            if write_uv && !has_uv {
+                without_uv.push(Value::from(k));
+            }
+            local.clear();
+            points.clear();
+            for (ci, c) in face.corners.iter().enumerate() {
+                let p = mesh
+                    .positions
+                    .get(c.position as usize)
+                    .copied()
+                    .unwrap_or_default();
+                points.push(p);
+                let n = g
+                    .normals
+                    .get(start + ci)
+                    .copied()
+                    .unwrap_or([0.0, 1.0, 0.0]);
+                let uv = if has_uv { c.uv } else { None };
+                let color = c.color.map(|rgba| {
+                    rgba.map(|v| {
+                        let x = v.clamp(0.0, 1.0);
+                        clamped |= x != v;
+                        x
+                    })
+                });
+                let key = (
+                    c.position,
+                    n.map(f32::to_bits),
+                    uv.map(|t| t.map(f64::to_bits)),
+                    color.map(|t| t.map(f32::to_bits)),
+                );
+                let v = match seen.entry(key) {
+                    Entry::Occupied(o) => *o.get(),
+                    Entry::Vacant(e) => {
+                        let v = u32::try_from(pos.len() / 3)
+                            .map_err(|_| self.too_big("a primitive's vertex count"))?;
+                        pos.extend(p.map(|x| x as f32));
+                        sources.push(Value::from(c.position));
+                        nor.extend(n);
+                        if write_uv {
+                            let [u, v] = uv.unwrap_or([0.0, 1.0]);
+                            uvs.extend([u as f32, (1.0 - v) as f32]);
+                        }
+                        if write_color {
+                            if color.is_none() {
+                                uncolored.push(Value::from(v));
+                            }
+                            col.extend(color.unwrap_or([1.0; 4]));
+                        }
+                        e.insert(v);
+                        v
+                    }
+                };
+                local.push(v);
+            }
+            triangulate_face(&points, &mut tris);
+            for t in &tris {
+                for &i in t {
+                    indices.push(local.get(i as usize).copied().unwrap_or(0));
+                }
+            }
+            polygons.push(Value::from(face.corners.len()));
+        }
+        let at = format!("meshes[{}]", g.mi);
+        let what = match g.material {
+            Some(m) => format!("material {m}"),
+            None => "no material".to_owned(),
+        };
+        if !without_uv.is_empty() {
+            self.warn(
+                at.clone(),
+                format!(
+                    "{} of the {} faces with {what} have no UVs while the primitive needs \
+                     TEXCOORD_0; they get (0, 0) (listed in extras.{})",
+                    without_uv.len(),
+                    g.faces.len(),
+                    keys::FACES_WITHOUT_UV
+                ),
+            );
+        }
+        if clamped {
+            self.warn(at, "corner colours outside 0–1 were clamped");
+        }
+        let vertex_count = pos.len() / 3;
+        let mut attributes = BTreeMap::new();
+        attributes.insert(
+            Valid(Semantic::Positions),
+            self.push_floats(&pos, Type::Vec3, Some(Target::ArrayBuffer), true)?,
+        );
+        attributes.insert(
+            Valid(Semantic::Normals),
+            self.push_floats(&nor, Type::Vec3, Some(Target::ArrayBuffer), false)?,
+        );
+        if write_uv {
+            attributes.insert(
+                Valid(Semantic::TexCoords(0)),
+                self.push_floats(&uvs, Type::Vec2, Some(Target::ArrayBuffer), false)?,
+            );
+        }
+        if write_tangent {
+            let tangents = tangents(&pos, &nor, &uvs, &indices);
+            attributes.insert(
+                Valid(Semantic::Tangents),
+                self.push_floats(&tangents, Type::Vec4, Some(Target::ArrayBuffer), false)?,
+            );
+        }
+        if write_color {
+            attributes.insert(
+                Valid(Semantic::Colors(0)),
+                self.push_floats(&col, Type::Vec4, Some(Target::ArrayBuffer), false)?,
+            );
+        }
+        let indices = self.push_indices(&indices, vertex_count)?;
+        let mut extras = Map::new();
+        extras.insert(keys::POLYGONS.into(), Value::Array(polygons));
+        extras.insert(keys::POSITIONS.into(), Value::Array(sources));
+        if !without_uv.is_empty() {
+            extras.insert(keys::FACES_WITHOUT_UV.into(), Value::Array(without_uv));
+        }
+        if !uncolored.is_empty() {
+            extras.insert(keys::UNCOLORED_VERTICES.into(), Value::Array(uncolored));
+        }
+        Ok(json::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: self.extras(&extras)?,
+            indices: Some(indices),
+            material: g
+                .material
+                .and_then(|m| u32::try_from(m).ok())
+                .map(json::Index::new),
+            mode: Valid(Mode::Triangles),
+            targets: None,
+        })
+    }
+
+    /// One `LINE_STRIP` or `LINE_LOOP` primitive for a polyline (no indices, no normals).
+    fn line_primitive(
+        &mut self,
+        mi: usize,
+        li: usize,
+        mesh: &Mesh,
+        line: &Polyline,
+    ) -> Result<json::mesh::Primitive> {
+        let pos: Vec<f32> = line
+            .points
+            .iter()
+            .flat_map(|&p| {
+                mesh.positions
+                    .get(p as usize)
+                    .copied()
+                    .unwrap_or_default()
+                    .map(|x| x as f32)
+            })
+            .collect();
+        let mut attributes = BTreeMap::new();
+        attributes.insert(
+            Valid(Semantic::Positions),
+            self.push_floats(&pos, Type::Vec3, Some(Target::ArrayBuffer), true)?,
+        );
+        let textured = line
+            .material
+            .and_then(|m| self.textured.get(m).copied())
+            .unwrap_or(false);
+        if textured {
+            // glTF wants TEXCOORD_0 wherever the material samples a texture, and a tangent space
+            // (NORMAL and TANGENT) for a normal map; lines have neither, so they get filler.
+            let n = line.points.len();
+            let zeros = vec![0.0f32; n * 2];
+            attributes.insert(
+                Valid(Semantic::TexCoords(0)),
+                self.push_floats(&zeros, Type::Vec2, Some(Target::ArrayBuffer), false)?,
+            );
+            let normal_mapped = line
+                .material
+                .and_then(|m| self.normal_mapped.get(m).copied())
+                .unwrap_or(false);
+            if normal_mapped {
+                let normals: Vec<f32> = (0..n).flat_map(|_| [0.0, 0.0, 1.0]).collect();
+                let tangents: Vec<f32> = (0..n).flat_map(|_| [1.0, 0.0, 0.0, 1.0]).collect();
+                attributes.insert(
+                    Valid(Semantic::Normals),
+                    self.push_floats(&normals, Type::Vec3, Some(Target::ArrayBuffer), false)?,
+                );
+                attributes.insert(
+                    Valid(Semantic::Tangents),
+                    self.push_floats(&tangents, Type::Vec4, Some(Target::ArrayBuffer), false)?,
+                );
+            }
+            self.warn(
+                format!("meshes[{mi}].lines[{li}]"),
+                "the line's material has textures; the line gets UVs (0, 0) (and, for a normal \
+                 map, normal +Z and tangent +X)",
+            );
+        }
+        Ok(json::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: None,
+            indices: None,
+            material: line
+                .material
+                .and_then(|m| u32::try_from(m).ok())
+                .map(json::Index::new),
+            mode: Valid(if line.closed {
+                Mode::LineLoop
+            } else {
+                Mode::LineStrip
+            }),
+            targets: None,
+        })
+    }
+
+    // ---- cameras and lights ------------------------------------------------------------------
+
+    fn write_cameras(&mut self) {
+        let scene = self.scene;
+        for (i, c) in scene.cameras.iter().enumerate() {
+            match self.camera(c) {
+                Ok(camera) => {
+                    let index = u32::try_from(self.root.cameras.len()).ok();
+                    self.root.cameras.push(camera);
+                    self.cameras.push(index);
+                }
+                Err(why) => {
+                    self.warn(format!("cameras[{i}]"), format!("camera left out: {why}"));
+                    self.cameras.push(None);
+                }
+            }
+        }
+    }
+
+    fn camera(&self, c: &Camera) -> std::result::Result<json::Camera, String> {
+        let extras = self.extras(&c.extras).map_err(|e| e.message)?;
+        Ok(match c.projection {
+            Projection::Perspective {
+                yfov,
+                znear,
+                zfar,
+                aspect_ratio,
+            } => {
+                let (yfov, znear) = (yfov as f32, znear as f32);
+                let zfar = zfar.map(|z| z as f32);
+                let aspect_ratio = aspect_ratio.map(|a| a as f32);
+                if !(yfov > 0.0 && f64::from(yfov) < std::f64::consts::PI && yfov.is_finite()) {
+                    return Err(format!("field of view {yfov} is not in (0, pi)"));
+                }
+                if !(znear > 0.0 && znear.is_finite()) {
+                    return Err(format!("znear {znear} is not positive"));
+                }
+                if zfar.is_some_and(|f| !(f > znear && f.is_finite())) {
+                    return Err(format!("zfar {zfar:?} is not beyond znear {znear}"));
+                }
+                if aspect_ratio.is_some_and(|a| !(a > 0.0 && a.is_finite())) {
+                    return Err(format!("aspect ratio {aspect_ratio:?} is not positive"));
+                }
+                json::Camera {
+                    name: c.name.clone(),
+                    orthographic: None,
+                    perspective: Some(json::camera::Perspective {
+                        aspect_ratio,
+                        yfov,
+                        zfar,
+                        znear,
+                        extensions: None,
+                        extras: None,
+                    }),
+                    type_: Valid(json::camera::Type::Perspective),
+                    extensions: None,
+                    extras,
+                }
+            }
+            Projection::Orthographic {
+                xmag,
+                ymag,
+                znear,
+                zfar,
+            } => {
+                let (xmag, ymag, znear, zfar) =
+                    (xmag as f32, ymag as f32, znear as f32, zfar as f32);
+                if !(xmag > 0.0 && ymag > 0.0 && xmag.is_finite() && ymag.is_finite()) {
+                    return Err(format!("size {xmag} x {ymag} is not positive"));
+                }
+                if !(znear >= 0.0 && zfar > znear && zfar.is_finite()) {
+                    return Err(format!(
+                        "znear {znear} and zfar {zfar} are not 0 <= znear < zfar"
+                    ));
+                }
+                json::Camera {
+                    name: c.name.clone(),
+                    orthographic: Some(json::camera::Orthographic {
+                        xmag,
+                        ymag,
+                        zfar,
+                        znear,
+                        extensions: None,
+                        extras: None,
+                    }),
+                    perspective: None,
+                    type_: Valid(json::camera::Type::Orthographic),
+                    extensions: None,
+                    extras,
+                }
+            }
+        })
+    }
+
+    fn write_lights(&mut self) -> Result<()> {
+        use json::extensions::scene::khr_lights_punctual as khr;
+        let scene = self.scene;
+        let mut punctual: Vec<khr::Light> = Vec::new();
+        let mut ambient: Vec<Value> = Vec::new();
+        for (i, l) in scene.lights.iter().enumerate() {
+            let at = format!("lights[{i}]");
+            let range = match l.range {
+                Some(r) if r.is_finite() && r > 0.0 => Some(r),
+                Some(r) => {
+                    self.warn(
+                        at.clone(),
+                        format!("range {r} is not positive; left out (infinite range)"),
+                    );
+                    None
+                }
+                None => None,
+            };
+            let mut extras = l.extras.clone();
+            let (type_, spot) = match l.kind {
+                LightKind::Ambient => {
+                    self.warn(
+                        at,
+                        format!(
+                            "glTF has no ambient light; kept in the scene's extras.{}",
+                            keys::AMBIENT_LIGHTS
+                        ),
+                    );
+                    let mut entry = Map::new();
+                    if let Some(name) = &l.name {
+                        entry.insert("name".into(), Value::from(name.clone()));
+                    }
+                    entry.insert(
+                        "color".into(),
+                        Value::Array(l.color.iter().copied().map(f32_value).collect()),
+                    );
+                    entry.insert("intensity".into(), f32_value(l.intensity));
+                    if let Some(r) = range {
+                        entry.insert("range".into(), f32_value(r));
+                    }
+                    if !l.extras.is_empty() {
+                        entry.insert("extras".into(), Value::Object(l.extras.clone()));
+                    }
+                    let k = u32::try_from(ambient.len()).map_err(|_| self.too_big("lights"))?;
+                    ambient.push(Value::Object(entry));
+                    self.lights.push(LightSlot::Ambient(k));
+                    continue;
+                }
+                LightKind::Point => (khr::Type::Point, None),
+                LightKind::Directional => (khr::Type::Directional, None),
+                LightKind::Spot {
+                    inner_cone_angle,
+                    outer_cone_angle,
+                } => {
+                    let outer = outer_cone_angle.min(MAX_CONE);
+                    let inner = if inner_cone_angle < outer {
+                        inner_cone_angle.max(0.0)
+                    } else {
+                        0.0
+                    };
+                    (
+                        khr::Type::Spot,
+                        Some(khr::Spot {
+                            inner_cone_angle: inner,
+                            outer_cone_angle: outer,
+                        }),
+                    )
+                }
+                LightKind::Area => {
+                    self.warn(
+                        at,
+                        "glTF has no area light; written as a spot light with a 90-degree \
+                         half-angle facing the same way (extras.area_light)",
+                    );
+                    extras.insert(keys::AREA_LIGHT.into(), Value::Bool(true));
+                    (
+                        khr::Type::Spot,
+                        Some(khr::Spot {
+                            inner_cone_angle: 0.0,
+                            outer_cone_angle: MAX_CONE,
+                        }),
+                    )
+                }
+            };
+            let k = u32::try_from(punctual.len()).map_err(|_| self.too_big("lights"))?;
+            punctual.push(khr::Light {
+                color: l.color,
+                extensions: None,
+                extras: self.extras(&extras)?,
+                intensity: l.intensity,
+                name: l.name.clone(),
+                range,
+                spot,
+                type_: Valid(type_),
+            });
+            self.lights.push(LightSlot::Punctual(k));
+        }
+        if !ambient.is_empty() {
+            self.scene_extras
+                .insert(keys::AMBIENT_LIGHTS.into(), Value::Array(ambient));
+        }
+        if !punctual.is_empty() {
+            self.root
+                .extensions
+                .get_or_insert_with(Default::default)
+                .khr_lights_punctual =
+                Some(json::extensions::root::KhrLightsPunctual { lights: punctual });
+            self.root
+                .extensions_used
+                .push("KHR_lights_punctual".to_owned());
+        }
+        Ok(())
+    }
+
+    // ---- nodes and animations ----------------------------------------------------------------
+
+    /// The spin to write for each node (at most one).
+    fn plan_spins(&mut self) -> Vec<Option<Spin>> {
+        let scene = self.scene;
+        let mut out: Vec<Option<Spin>> = vec![None; scene.nodes.len()];
+        for (i, a) in scene.animations.iter().enumerate() {
+            let at = format!("animations[{i}]");
+            let Motion::Spin {
+                axis,
+                degrees_per_second,
+            } = a.motion;
+            let Some(unit_axis) = unit(axis) else {
+                self.warn(at, "spin axis has no direction; left out");
+                continue;
+            };
+            if degrees_per_second == 0.0 {
+                self.warn(at, "spin of speed 0 does not move; left out");
+                continue;
+            }
+            let times = spin_times(degrees_per_second);
+            if !times.windows(2).all(|w| matches!(w, [a, b] if a < b))
+                || !times.iter().all(|t| t.is_finite())
+            {
+                self.warn(
+                    at,
+                    format!(
+                        "spin of {degrees_per_second} degrees per second gives key times that \
+                         do not fit 32-bit floats; left out"
+                    ),
+                );
+                continue;
+            }
+            match out.get_mut(a.node) {
+                Some(slot @ None) => {
+                    *slot = Some(Spin {
+                        animation: i,
+                        axis: unit_axis,
+                        degrees_per_second,
+                    })
+                }
+                Some(Some(first)) => {
+                    let first = first.animation;
+                    self.warn(
+                        at,
+                        format!(
+                            "node {} already spins (animations[{first}]); glTF can animate a \
+                             node's rotation only once, so this spin is left out",
+                            a.node
+                        ),
+                    );
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// Write every node (and the inserted children of matrices that are not TRS); returns, per
+    /// scene node, the glTF node a spin animates and its base rotation.
+    fn write_nodes(&mut self, spins: &[Option<Spin>]) -> Result<Vec<(u32, [f64; 4])>> {
+        let scene = self.scene;
+        let count = scene.nodes.len();
+        let mut inner_nodes: Vec<json::Node> = Vec::new();
+        let mut targets = Vec::with_capacity(count);
+        for (i, n) in scene.nodes.iter().enumerate() {
+            let at = format!("nodes[{i}]");
+            let mut extras = n.extras.clone();
+            let mut node = json::Node {
+                camera: n
+                    .camera
+                    .and_then(|c| self.cameras.get(c).copied().flatten())
+                    .map(json::Index::new),
+                children: None,
+                extensions: None,
+                extras: None,
+                matrix: None,
+                mesh: n
+                    .mesh
+                    .and_then(|m| self.meshes.get(m).copied().flatten())
+                    .map(json::Index::new),
+                name: n.name.clone(),
+                rotation: None,
+                scale: None,
+                translation: None,
+                skin: None,
+                weights: None,
+            };
+            match n.light.and_then(|l| self.lights.get(l).copied()) {
+                Some(LightSlot::Punctual(k)) => {
+                    node.extensions = Some(json::extensions::scene::Node {
+                        khr_lights_punctual: Some(
+                            json::extensions::scene::khr_lights_punctual::KhrLightsPunctual {
+                                light: json::Index::new(k),
+                            },
+                        ),
+                    });
+                }
+                Some(LightSlot::Ambient(k)) => {
+                    extras.insert(keys::AMBIENT_LIGHT.into(), Value::from(k));
+                }
+                None => {}
+            }
+            let children: Vec<json::Index<json::Node>> = n
+                .children
+                .iter()
+                .filter_map(|&c| u32::try_from(c).ok())
+                .map(json::Index::new)
+                .collect();
+            node.children = (!children.is_empty()).then_some(children);
+            let animated = spins.get(i).is_some_and(|s| s.is_some());
+            let self_index = u32::try_from(i).map_err(|_| self.too_big("nodes"))?;
+            let mut target = (self_index, [0.0, 0.0, 0.0, 1.0]);
+            match n.transform {
+                Transform::Trs {
+                    translation,
+                    rotation,
+                    scale,
+                } => {
+                    let r = unit_quat(rotation);
+                    set_trs(&mut node, translation, r, scale);
+                    target.1 = r;
+                }
+                Transform::Matrix(m) => {
+                    let mut affine = m;
+                    if m[3] != 0.0 || m[7] != 0.0 || m[11] != 0.0 || m[15] != 1.0 {
+                        self.warn(
+                            at.clone(),
+                            "matrix has a projective bottom row, which glTF can not express; \
+                             written without it (the original is in extras.levelkit_matrix)",
+                        );
+                        affine[3] = 0.0;
+                        affine[7] = 0.0;
+                        affine[11] = 0.0;
+                        affine[15] = 1.0;
+                    }
+                    let keep_original =
+                        || Value::Array(m.iter().map(|&v| Value::from(v)).collect());
+                    match decompose(&affine) {
+                        Some(_) if !animated && affine == m => {
+                            node.matrix = Some(m.map(|v| v as f32));
+                        }
+                        Some((t, r, s)) => {
+                            set_trs(&mut node, t, r, s);
+                            target.1 = r;
+                            extras.insert(keys::MATRIX.into(), keep_original());
+                        }
+                        None => match svd_split(&affine) {
+                            Some((t, u, s, vt)) => {
+                                set_trs(&mut node, t, u, s);
+                                extras.insert(keys::MATRIX.into(), keep_original());
+                                let inner_index = u32::try_from(count + inner_nodes.len())
+                                    .map_err(|_| self.too_big("nodes"))?;
+                                let mut inner_extras = Map::new();
+                                inner_extras.insert(keys::SPLIT.into(), Value::Bool(true));
+                                let mut inner = json::Node {
+                                    camera: node.camera.take(),
+                                    children: node.children.take(),
+                                    extensions: node.extensions.take(),
+                                    extras: self.extras(&inner_extras)?,
+                                    matrix: None,
+                                    mesh: node.mesh.take(),
+                                    name: None,
+                                    rotation: None,
+                                    scale: None,
+                                    translation: None,
+                                    skin: None,
+                                    weights: None,
+                                };
+                                set_trs(&mut inner, [0.0; 3], vt, [1.0; 3]);
+                                inner_nodes.push(inner);
+                                node.children = Some(vec![json::Index::new(inner_index)]);
+                                target = (inner_index, vt);
+                            }
+                            None => {
+                                self.warn(
+                                    at.clone(),
+                                    "matrix could not be decomposed; written as it is",
+                                );
+                                node.matrix = Some(affine.map(|v| v as f32));
+                            }
+                        },
+                    }
+                }
+            }
+            node.extras = self.extras(&extras)?;
+            self.root.nodes.push(node);
+            targets.push(target);
+        }
+        self.root.nodes.extend(inner_nodes);
+        if u32::try_from(self.root.nodes.len()).is_err() {
+            return Err(self.too_big("nodes"));
+        }
+        Ok(targets)
+    }
+
+    fn write_animations(
+        &mut self,
+        spins: &[Option<Spin>],
+        targets: &[(u32, [f64; 4])],
+    ) -> Result<()> {
+        use json::animation::{Channel, Interpolation, Property, Sampler, Target as AnimTarget};
+        let scene = self.scene;
+        for (node, spin) in spins.iter().enumerate() {
+            let Some(spin) = spin else { continue };
+            let Some(&(target, base)) = targets.get(node) else {
+                continue;
+            };
+            let Some(a) = scene.animations.get(spin.animation) else {
+                continue;
+            };
+            let times = spin_times(spin.degrees_per_second);
+            let sign = spin.degrees_per_second.signum();
+            let mut rotations = Vec::with_capacity(20);
+            for k in 0..5u8 {
+                let angle = sign * f64::from(k) * std::f64::consts::FRAC_PI_2;
+                let q = unit_quat(quat_mul(base, axis_angle(spin.axis, angle)));
+                rotations.extend(q.map(|v| v as f32));
+            }
+            let input = self.push_floats(&times, Type::Scalar, None, true)?;
+            let output = self.push_floats(&rotations, Type::Vec4, None, false)?;
+            let mut extras = a.extras.clone();
+            let Motion::Spin {
+                axis,
+                degrees_per_second,
+            } = a.motion;
+            let mut marker = Map::new();
+            marker.insert(
+                "axis".into(),
+                Value::Array(axis.iter().map(|&v| Value::from(v)).collect()),
+            );
+            marker.insert("degrees_per_second".into(), Value::from(degrees_per_second));
+            extras.insert(keys::SPIN.into(), Value::Object(marker));
+            let animation = json::Animation {
+                extensions: None,
+                extras: self.extras(&extras)?,
+                channels: vec![Channel {
+                    sampler: json::Index::new(0),
+                    target: AnimTarget {
+                        extensions: None,
+                        extras: None,
+                        node: json::Index::new(target),
+                        path: Valid(Property::Rotation),
+                    },
+                    extensions: None,
+                    extras: None,
+                }],
+                name: a.name.clone(),
+                samplers: vec![Sampler {
+                    extensions: None,
+                    extras: None,
+                    input,
+                    interpolation: Valid(Interpolation::Linear),
+                    output,
+                }],
+            };
+            self.root.animations.push(animation);
+        }
+        Ok(())
+    }
+
+    fn write_scene(&mut self) -> Result<()> {
+        let mut nodes: Vec<json::Index<json::Node>> = Vec::new();
+        for &r in &self.scene.roots {
+            let Ok(r) = u32::try_from(r) else { continue };
+            let r = json::Index::new(r);
+            if nodes.contains(&r) {
+                self.warn("roots", format!("node {r} is a root twice; written once"));
+            } else {
+                nodes.push(r);
+            }
+        }
+        let extras = self.extras(&self.scene_extras)?;
+        self.root.scenes.push(json::Scene {
+            extensions: None,
+            extras,
+            name: self.scene.name.clone(),
+            nodes,
+        });
+        self.root.scene = Some(json::Index::new(0));
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<ExportFiles> {
+        if !self.bin.is_empty() {
+            let byte_length = USize64::from(self.bin.len());
+            let uri = if self.options.binary {
+                None
+            } else if self.options.embed {
+                Some(format!(
+                    "data:application/octet-stream;base64,{}",
+                    base64_encode(&self.bin)
+                ))
+            } else {
+                let name = format!("{}.bin", self.options.stem);
+                let uri = percent_encode(&name);
+                self.side_files.push((name, std::mem::take(&mut self.bin)));
+                Some(uri)
+            };
+            self.root.buffers.push(json::Buffer {
+                byte_length,
+                name: None,
+                uri,
+                extensions: None,
+                extras: None,
+            });
+        }
+        let json = if self.options.binary {
+            serde_json::to_vec(&self.root)
+        } else {
+            serde_json::to_vec_pretty(&self.root)
+        }
+        .map_err(|e| Error::malformed(self.format, Location::default(), e.to_string()))?;
+        let main = if self.options.binary {
+            glb(&json, &self.bin).ok_or_else(|| self.too_big("the GLB file"))?
+        } else {
+            json
+        };
+        Ok(ExportFiles {
+            main,
+            side_files: self.side_files,
+            warnings: self.warnings,
+        })
+    }
+}
+
+/// The faces of one mesh that share a material, with what they need.
+struct FaceGroup<'m> {
+    mi: usize,
+    mesh: &'m Mesh,
+    normals: &'m [[f32; 3]],
+    starts: &'m [usize],
+    material: Option<usize>,
+    faces: &'m [usize],
+}
+
+/// The largest `f32` below pi/2: KHR_lights_punctual caps the outer cone at pi/2, and
+/// `FRAC_PI_2 as f32` rounds up past it.
+const MAX_CONE: f32 = 1.570_796_2;
+
+/// `n - 2` triangles (local corner indices) of a face: the triangulator's, or a fan if it did
+/// not give exactly `n - 2` in range. The triangle through corner 0 comes first, starting at
+/// corner 0, so the importer's boundary walk starts the polygon where it started.
+fn triangulate_face(points: &[[f64; 3]], out: &mut Vec<[u32; 3]>) {
+    out.clear();
+    let n = points.len();
+    let made = triangulate_into(points, out);
+    let want = n.saturating_sub(2);
+    let ok = made == want
+        && out.len() == want
+        && out.iter().all(|t| t.iter().all(|&i| (i as usize) < n));
+    if !ok {
+        out.clear();
+        let n = u32::try_from(n).unwrap_or(0);
+        out.extend((1..n.saturating_sub(1)).map(|i| [0, i, i + 1]));
+    }
+    if let Some(k) = out.iter().position(|t| t.contains(&0)) {
+        out.swap(0, k);
+        if let Some(t) = out.first_mut() {
+            for _ in 0..3 {
+                if t[0] == 0 {
+                    break;
+                }
+                t.rotate_left(1);
+            }
+        }
+    }
+}
+
+/// Per-vertex tangents (`VEC4`, `w` = handedness) for a normal-mapped primitive, from its
+/// positions, normals and UVs as written (glTF's V down): each triangle's tangent summed at its
+/// corners, then made perpendicular to the normal and unit length. Where the UVs give no
+/// direction, any unit vector perpendicular to the normal. Without it the validator warns that
+/// the viewer must generate a tangent space.
+fn tangents(pos: &[f32], nor: &[f32], uvs: &[f32], indices: &[u32]) -> Vec<f32> {
+    let count = pos.len() / 3;
+    let get3 = |data: &[f32], i: usize| -> [f64; 3] {
+        [0, 1, 2].map(|k| f64::from(data.get(i * 3 + k).copied().unwrap_or(0.0)))
+    };
+    let get2 = |i: usize| -> [f64; 2] {
+        [0, 1].map(|k| f64::from(uvs.get(i * 2 + k).copied().unwrap_or(0.0)))
+    };
+    let mut tan = vec![[0.0f64; 3]; count];
+    let mut bit = vec![[0.0f64; 3]; count];
+    for t in indices.chunks_exact(3) {
+        let [a, b, c] = [0, 1, 2].map(|k| t.get(k).copied().unwrap_or(0) as usize);
+        let (p0, p1, p2) = (get3(pos, a), get3(pos, b), get3(pos, c));
+        let (t0, t1, t2) = (get2(a), get2(b), get2(c));
+        let e1 = [0, 1, 2].map(|k| p1[k] - p0[k]);
+        let e2 = [0, 1, 2].map(|k| p2[k] - p0[k]);
+        let (du1, dv1, du2, dv2) = (t1[0] - t0[0], t1[1] - t0[1], t2[0] - t0[0], t2[1] - t0[1]);
+        let det = du1 * dv2 - du2 * dv1;
+        if det.abs() < 1e-20 {
+            continue;
+        }
+        let t_dir = [0, 1, 2].map(|k| (e1[k] * dv2 - e2[k] * dv1) / det);
+        let b_dir = [0, 1, 2].map(|k| (e2[k] * du1 - e1[k] * du2) / det);
+        for v in [a, b, c] {
+            if let (Some(ts), Some(bs)) = (tan.get_mut(v), bit.get_mut(v)) {
+                for k in 0..3 {
+                    ts[k] += t_dir[k];
+                    bs[k] += b_dir[k];
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(count * 4);
+    for (v, (t, b)) in tan.iter().zip(&bit).enumerate() {
+        let n = unit(get3(nor, v)).unwrap_or([0.0, 1.0, 0.0]);
+        let d = dot(n, *t);
+        let along = unit([0, 1, 2].map(|k| t[k] - n[k] * d)).unwrap_or_else(|| {
+            let helper = if n[0].abs() < 0.9 {
+                [1.0, 0.0, 0.0]
+            } else {
+                [0.0, 1.0, 0.0]
+            };
+            unit(cross(n, helper)).unwrap_or([1.0, 0.0, 0.0])
+        });
+        let w = if dot(cross(n, along), *b) < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        out.extend([along[0] as f32, along[1] as f32, along[2] as f32, w]);
+    }
+    out
+}
+
+/// Key times of a spin's five keys (0, 90, 180, 270, 360 degrees).
+fn spin_times(degrees_per_second: f64) -> [f32; 5] {
+    let step = 90.0 / degrees_per_second.abs();
+    [0.0, step, 2.0 * step, 3.0 * step, 4.0 * step].map(|t| t as f32)
+}
+
+/// Push and return the new index, or `None` past `u32`.
+fn push<T>(vec: &mut Vec<T>, item: T) -> Option<json::Index<T>> {
+    let index = u32::try_from(vec.len()).ok()?;
+    vec.push(item);
+    Some(json::Index::new(index))
+}
+
+fn pad4(bytes: &mut Vec<u8>, fill: u8) {
+    while bytes.len() % 4 != 0 {
+        bytes.push(fill);
+    }
+}
+
+fn f32_value(v: f32) -> Value {
+    Value::from(f64::from(v))
+}
+
+/// `extras` as glTF raw JSON, or nothing when empty.
+fn raw_extras(map: &Map<String, Value>) -> std::result::Result<json::Extras, serde_json::Error> {
+    if map.is_empty() {
+        return Ok(None);
+    }
+    let text = serde_json::to_string(map)?;
+    json::extras::RawValue::from_string(text).map(Some)
+}
+
+fn set_trs(node: &mut json::Node, t: [f64; 3], r: [f64; 4], s: [f64; 3]) {
+    node.translation = (t != [0.0; 3]).then(|| t.map(|v| v as f32));
+    node.rotation =
+        (r != [0.0, 0.0, 0.0, 1.0]).then(|| json::scene::UnitQuaternion(r.map(|v| v as f32)));
+    node.scale = (s != [1.0; 3]).then(|| s.map(|v| v as f32));
+}
+
+/// The GLB container: 12-byte header, `JSON` chunk (padded with spaces), `BIN` chunk (padded with
+/// zeros) when there is binary data. `None` past 4 GiB.
+fn glb(json: &[u8], bin: &[u8]) -> Option<Vec<u8>> {
+    let mut json = json.to_vec();
+    pad4(&mut json, b' ');
+    let mut bin = bin.to_vec();
+    pad4(&mut bin, 0);
+    let bin_part = if bin.is_empty() { 0 } else { 8 + bin.len() };
+    let total = u32::try_from(12 + 8 + json.len() + bin_part).ok()?;
+    let mut out = Vec::with_capacity(total as usize);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&total.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(json.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    if !bin.is_empty() {
+        out.extend_from_slice(&u32::try_from(bin.len()).ok()?.to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+    }
+    Some(out)
+}
+
+/// PNG of 8-bit pixels with 1–4 channels (grey, grey + alpha, RGB, RGBA).
+fn encode_png(
+    width: u32,
+    height: u32,
+    channels: u8,
+    data: &[u8],
+) -> std::result::Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(match channels {
+            1 => png::ColorType::Grayscale,
+            2 => png::ColorType::GrayscaleAlpha,
+            3 => png::ColorType::Rgb,
+            _ => png::ColorType::Rgba,
+        });
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(data)?;
+        writer.finish()?;
+    }
+    Ok(out)
+}
+
+/// The image type by its bytes: `image/png` or `image/jpeg`.
+pub(crate) fn sniff_image(data: &[u8]) -> Option<&'static str> {
+    if data.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if data.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some("image/jpeg")
+    } else {
+        None
+    }
+}
+
+/// Standard base64 with padding (RFC 4648), for `data:` URIs. Hand-written: a dozen lines, and
+/// the `gltf` crate's own base64 comes only with its file-loading feature.
+fn base64_encode(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk.first().copied().unwrap_or(0),
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let sextets = [n >> 18, n >> 12, n >> 6, n].map(|s| (s & 63) as usize);
+        for (k, s) in sextets.iter().enumerate() {
+            if k <= chunk.len() {
+                out.push(char::from(ALPHABET.get(*s).copied().unwrap_or(b'A')));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Percent-encode every byte outside RFC 3986's unreserved set and `/`.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Whether `text` starts with a URI scheme (`http:`, `data:`, …; one letter is a drive).
+pub(crate) fn has_scheme(text: &str) -> bool {
+    let Some(colon) = text.find(':') else {
+        return false;
+    };
+    let scheme = &text[..colon];
+    scheme.len() >= 2
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// A texture file reference as a URI: a URI as it is, a path with `/` separators and
+/// percent-encoded.
+fn file_uri(path: &str) -> String {
+    if has_scheme(path) {
+        path.to_owned()
+    } else {
+        percent_encode(&path.replace('\\', "/"))
+    }
+}
+
+// ---- geometry ------------------------------------------------------------------------------
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
+    let len = dot(v, v).sqrt();
+    (len.is_finite() && len > 0.0).then(|| v.map(|x| x / len))
+}
+
+fn unit_quat(q: [f64; 4]) -> [f64; 4] {
+    let len = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if len.is_finite() && len > 0.0 {
+        q.map(|v| v / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+/// Hamilton product `a * b` of `[x, y, z, w]` quaternions (`b` applied first).
+fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+fn axis_angle(axis: [f64; 3], angle: f64) -> [f64; 4] {
+    let (s, c) = (angle / 2.0).sin_cos();
+    [axis[0] * s, axis[1] * s, axis[2] * s, c]
+}
+
+/// Quaternion of a rotation matrix given row-major (`m[row][col]`).
+fn quat_from_rows(m: [[f64; 3]; 3]) -> [f64; 4] {
+    let [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]] = m;
+    let trace = m00 + m11 + m22;
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [(m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, s / 4.0]
+    } else if m00 > m11 && m00 > m22 {
+        let s = (1.0 + m00 - m11 - m22).sqrt() * 2.0;
+        [s / 4.0, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s]
+    } else if m11 > m22 {
+        let s = (1.0 + m11 - m00 - m22).sqrt() * 2.0;
+        [(m01 + m10) / s, s / 4.0, (m12 + m21) / s, (m02 - m20) / s]
+    } else {
+        let s = (1.0 + m22 - m00 - m11).sqrt() * 2.0;
+        [(m02 + m20) / s, (m12 + m21) / s, s / 4.0, (m10 - m01) / s]
+    };
+    unit_quat(q)
+}
+
+/// The upper 3x3 of a column-major matrix, row-major.
+fn linear_part(m: &[f64; 16]) -> [[f64; 3]; 3] {
+    [[m[0], m[4], m[8]], [m[1], m[5], m[9]], [m[2], m[6], m[10]]]
+}
+
+/// Translation, rotation and scale of an affine matrix, when it has no shear (a mirroring
+/// becomes a negative x scale) and no zero scale.
+fn decompose(m: &[f64; 16]) -> Option<([f64; 3], [f64; 4], [f64; 3])> {
+    let cols = [[m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]];
+    let mut s = cols.map(|c| dot(c, c).sqrt());
+    if s.iter().any(|&v| !(v > 1e-12 && v.is_finite())) {
+        return None;
+    }
+    if dot(cols[0], cross(cols[1], cols[2])) < 0.0 {
+        s[0] = -s[0];
+    }
+    let r = [
+        cols[0].map(|v| v / s[0]),
+        cols[1].map(|v| v / s[1]),
+        cols[2].map(|v| v / s[2]),
+    ];
+    for i in 0..3 {
+        for j in 0..3 {
+            let want = if i == j { 1.0 } else { 0.0 };
+            if (dot(r[i], r[j]) - want).abs() > 1e-6 {
+                return None;
+            }
+        }
+    }
+    // r holds the columns; quat_from_rows wants rows.
+    let rows = [
+        [r[0][0], r[1][0], r[2][0]],
+        [r[0][1], r[1][1], r[2][1]],
+        [r[0][2], r[1][2], r[2][2]],
+    ];
+    Some(([m[12], m[13], m[14]], quat_from_rows(rows), s))
+}
+
+/// Translation, rotation `U`, scale `S` and rotation `V^T` of [`svd_split`].
+type SvdSplit = ([f64; 3], [f64; 4], [f64; 3], [f64; 4]);
+
+/// `M = T * U * S * V^T` for an affine matrix with shear or zero scale (singular value
+/// decomposition through a Jacobi eigen-decomposition of `A^T A`): translation, rotation `U`,
+/// scale `S` (negative on z for a mirroring) and rotation `V^T`. `None` if the result does not
+/// reproduce `M`.
+fn svd_split(m: &[f64; 16]) -> Option<SvdSplit> {
+    let a = linear_part(m);
+    let mut ata = [[0.0; 3]; 3];
+    for (i, row) in ata.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = (0..3).map(|k| a[k][i] * a[k][j]).sum();
+        }
+    }
+    let (eig, v) = jacobi_eigen(ata);
+    let mut order = [0usize, 1, 2];
+    order.sort_by(|&x, &y| eig[y].total_cmp(&eig[x]));
+    let col = |k: usize| [v[0][k], v[1][k], v[2][k]];
+    let mut vs = order.map(col);
+    let mut sigma = order.map(|k| eig[k].max(0.0).sqrt());
+    if dot(vs[0], cross(vs[1], vs[2])) < 0.0 {
+        vs[2] = vs[2].map(|x| -x);
+    }
+    let apply = |x: [f64; 3]| -> [f64; 3] { [dot(a[0], x), dot(a[1], x), dot(a[2], x)] };
+    let tiny = 1e-12 * sigma[0].max(1e-300);
+    let u0 = if sigma[0] > tiny {
+        apply(vs[0]).map(|x| x / sigma[0])
+    } else {
+        [1.0, 0.0, 0.0]
+    };
+    let u1 = if sigma[1] > tiny {
+        apply(vs[1]).map(|x| x / sigma[1])
+    } else {
+        let helper = if u0[0].abs() < 0.9 {
+            [1.0, 0.0, 0.0]
+        } else {
+            [0.0, 1.0, 0.0]
+        };
+        unit(cross(u0, helper))?
+    };
+    let mut u2 = if sigma[2] > tiny {
+        apply(vs[2]).map(|x| x / sigma[2])
+    } else {
+        unit(cross(u0, u1))?
+    };
+    if dot(u0, cross(u1, u2)) < 0.0 {
+        u2 = u2.map(|x| -x);
+        sigma[2] = -sigma[2];
+    }
+    // U's columns are u0, u1, u2; V^T's rows are vs[0..3].
+    let u_rows = [
+        [u0[0], u1[0], u2[0]],
+        [u0[1], u1[1], u2[1]],
+        [u0[2], u1[2], u2[2]],
+    ];
+    let vt_rows = vs;
+    // Check U * S * V^T == A.
+    let scale = a
+        .iter()
+        .flatten()
+        .fold(0.0f64, |acc, v| acc.max(v.abs()))
+        .max(1e-300);
+    for (r, row) in a.iter().enumerate() {
+        for (c, want) in row.iter().enumerate() {
+            let got: f64 = (0..3)
+                .map(|k| u_rows[r][k] * sigma[k] * vt_rows[k][c])
+                .sum();
+            if (got - want).abs() > 1e-9 * scale || got.is_nan() {
+                return None;
+            }
+        }
+    }
+    Some((
+        [m[12], m[13], m[14]],
+        quat_from_rows(u_rows),
+        sigma,
+        quat_from_rows(vt_rows),
+    ))
+}
+
+/// Eigenvalues and eigenvectors (columns of the second result) of a symmetric 3x3 matrix, by
+/// cyclic Jacobi rotations.
+fn jacobi_eigen(mut a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
+    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let norm: f64 = a.iter().flatten().map(|x| x * x).sum();
+    for _ in 0..64 {
+        let off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        if off <= 1e-36 * norm || off.is_nan() {
+            break;
+        }
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            if a[p][q] == 0.0 {
+                continue;
+            }
+            let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+            let c = 1.0 / (t * t + 1.0).sqrt();
+            let s = t * c;
+            for row in a.iter_mut() {
+                let (kp, kq) = (row[p], row[q]);
+                row[p] = c * kp - s * kq;
+                row[q] = s * kp + c * kq;
+            }
+            let (row_p, row_q) = (a[p], a[q]);
+            a[p] = [0, 1, 2].map(|k| c * row_p[k] - s * row_q[k]);
+            a[q] = [0, 1, 2].map(|k| s * row_p[k] + c * row_q[k]);
+            for row in v.iter_mut() {
+                let (kp, kq) = (row[p], row[q]);
+                row[p] = c * kp - s * kq;
+                row[q] = s * kp + c * kq;
+            }
+        }
+    }
+    ([a[0][0], a[1][1], a[2][2]], v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mat_close(a: &[f64; 16], b: &[f64; 16]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9)
+    }
+
+    #[test]
+    fn decompose_reproduces_trs_and_mirrors() {
+        let t = Transform::Trs {
+            translation: [1.0, 2.0, 3.0],
+            rotation: unit_quat([0.1, 0.7, -0.2, 0.6]),
+            scale: [2.0, -0.5, 3.0],
+        };
+        let m = t.matrix();
+        let Some((tr, r, s)) = decompose(&m) else {
+            panic!("not decomposed");
+        };
+        let back = Transform::Trs {
+            translation: tr,
+            rotation: r,
+            scale: s,
+        }
+        .matrix();
+        assert!(mat_close(&m, &back), "{m:?} vs {back:?}");
+    }
+
+    #[test]
+    fn svd_split_reproduces_shear() {
+        let shear = [
+            1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.3, 2.0, 0.0, 4.0, 5.0, 6.0, 1.0,
+        ];
+        assert!(decompose(&shear).is_none());
+        let Some((t, u, s, vt)) = svd_split(&shear) else {
+            panic!("no split");
+        };
+        let outer = Transform::Trs {
+            translation: t,
+            rotation: u,
+            scale: s,
+        }
+        .matrix();
+        let inner = Transform::Trs {
+            translation: [0.0; 3],
+            rotation: vt,
+            scale: [1.0; 3],
+        }
+        .matrix();
+        let back = crate::scene::mat_mul(&outer, &inner);
+        assert!(mat_close(&shear, &back), "{shear:?} vs {back:?}");
+        // Mirrored shear and a singular matrix.
+        let mut mirrored = shear;
+        mirrored[0] = -1.0;
+        let Some((t, u, s, vt)) = svd_split(&mirrored) else {
+            panic!("no split");
+        };
+        let back = crate::scene::mat_mul(
+            &Transform::Trs {
+                translation: t,
+                rotation: u,
+                scale: s,
+            }
+            .matrix(),
+            &Transform::Trs {
+                translation: [0.0; 3],
+                rotation: vt,
+                scale: [1.0; 3],
+            }
+            .matrix(),
+        );
+        assert!(mat_close(&mirrored, &back));
+        let flat = [
+            1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ];
+        assert!(svd_split(&flat).is_some());
+    }
+
+    #[test]
+    fn base64_matches_rfc4648() {
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64_encode(plain.as_bytes()), coded);
+        }
+    }
+
+    #[test]
+    fn max_cone_is_below_half_pi() {
+        assert!(f64::from(MAX_CONE) < std::f64::consts::FRAC_PI_2);
+        assert!(f64::from(f32::from_bits(MAX_CONE.to_bits() + 1)) > std::f64::consts::FRAC_PI_2);
+    }
+}

@@ -18,6 +18,7 @@ use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
 use crate::export::tiled::{self, TiledOptions};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
+use crate::scene::Scene;
 use crate::tilemap::TileMap;
 
 /// A lossless model of any supported format. In JSON it is
@@ -42,6 +43,30 @@ pub enum Model {
     /// A Tiled map (`.tmx`, `.tmj`), read into the common tile map; it converts back to the
     /// level it was made from.
     Tiled(TiledDoc),
+    /// A glTF, GLB or OBJ file, read into the common 3D model; it converts to `.wings`.
+    Scene(SceneDoc),
+}
+
+/// A glTF, GLB or OBJ file in the common 3D model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SceneDoc {
+    /// [`Format::Gltf`], [`Format::Glb`] or [`Format::Obj`]: the form it was read in, and is
+    /// written back in.
+    pub format: Format,
+    /// The scene.
+    pub scene: Scene,
+    /// What reading the file noticed (not in JSON).
+    #[serde(skip)]
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads the files a glTF or OBJ references (buffers, images, MTL) by their relative name;
+/// `None` when there is no such file. [`no_side_files`] for inputs with nothing beside them.
+pub type Resolver<'a> = &'a mut dyn FnMut(&str) -> Option<Vec<u8>>;
+
+/// A [`Resolver`] that finds nothing (stdin, or a library caller without files).
+pub fn no_side_files(_: &str) -> Option<Vec<u8>> {
+    None
 }
 
 /// A Tiled map file in the common model, with what re-writing and rendering it need.
@@ -116,12 +141,36 @@ impl Model {
             Model::Gani(_) => Format::Gani,
             Model::Wings(_) => Format::Wings,
             Model::Tiled(t) => t.format,
+            Model::Scene(s) => s.format,
         }
     }
 
-    /// Read `bytes` as `format`.
+    /// Read `bytes` as `format`. Files a glTF or OBJ references are not found (see
+    /// [`Model::read_as_with`]).
     pub fn read_as(format: Format, bytes: &[u8], limits: &Limits) -> Result<Model> {
+        Model::read_as_with(format, bytes, limits, &mut no_side_files)
+    }
+
+    /// Read `bytes` as `format`, finding the files a glTF or OBJ references with `resolve`.
+    pub fn read_as_with(
+        format: Format,
+        bytes: &[u8],
+        limits: &Limits,
+        resolve: Resolver<'_>,
+    ) -> Result<Model> {
         match format {
+            Format::Gltf | Format::Glb | Format::Obj => {
+                let (scene, warnings) = if format == Format::Obj {
+                    crate::import::obj::read(bytes, resolve)?
+                } else {
+                    crate::import::gltf::read(bytes, resolve)?
+                };
+                Ok(Model::Scene(SceneDoc {
+                    format,
+                    scene,
+                    warnings,
+                }))
+            }
             Format::Wwd => wwd::read_with(bytes, limits).map(Model::Wwd),
             Format::GraalLevel => graal::read_with(bytes, limits).map(Model::Graal),
             Format::Nw => nw::read_with(bytes, limits).map(Model::Nw),
@@ -151,6 +200,17 @@ impl Model {
 
     /// Read a file whose format is told by its bytes and name.
     pub fn read(bytes: &[u8], file_name: Option<&str>, limits: &Limits) -> Result<Model> {
+        Model::read_with(bytes, file_name, limits, &mut no_side_files)
+    }
+
+    /// Read a file whose format is told by its bytes and name, finding the files a glTF or
+    /// OBJ references with `resolve`.
+    pub fn read_with(
+        bytes: &[u8],
+        file_name: Option<&str>,
+        limits: &Limits,
+        resolve: Resolver<'_>,
+    ) -> Result<Model> {
         let format = sniff(bytes, file_name).ok_or_else(|| {
             Error::unsupported(
                 Format::Unknown,
@@ -161,7 +221,7 @@ impl Model {
                 ),
             )
         })?;
-        Model::read_as(format, bytes, limits)
+        Model::read_as_with(format, bytes, limits, resolve)
     }
 
     /// Write the model in its own format.
@@ -174,6 +234,7 @@ impl Model {
             Model::Wings(w) => w.write(),
             Model::Tiled(t) if t.format == Format::Tmj => tiled::to_tmj(&t.map, &t.options),
             Model::Tiled(t) => tiled::to_tmx(&t.map, &t.options),
+            Model::Scene(s) => export_scene(&s.scene, s.format, "model").map(|f| f.main),
         }
     }
 
@@ -202,6 +263,11 @@ impl Model {
                         ),
                     });
                 }
+                out
+            }
+            Model::Scene(s) => {
+                let mut out = s.warnings.clone();
+                out.extend(s.scene.validate());
                 out
             }
         }
@@ -238,6 +304,7 @@ impl Model {
                     "source_format": t.map.source_format.name(),
                 })
             }
+            Model::Scene(s) => serde_json::to_value(s.scene.counts()).unwrap_or_default(),
         }
     }
 
@@ -254,6 +321,23 @@ impl Model {
                 Vec::new(),
             )),
             (Model::Tiled(doc), t) => doc.to_level(t),
+            (model, Format::Gltf | Format::Glb | Format::Obj) if model.to_scene().is_some() => {
+                let (scene, warnings) = model.to_scene().unwrap_or_else(|| {
+                    (Scene::new(model.format()), Vec::new())
+                });
+                Ok((
+                    Model::Scene(SceneDoc {
+                        format: target,
+                        scene,
+                        warnings: Vec::new(),
+                    }),
+                    warnings,
+                ))
+            }
+            (Model::Scene(doc), Format::Wings) => {
+                let (w, warnings) = wings::Wings::from_scene(&doc.scene)?;
+                Ok((Model::Wings(w), warnings))
+            }
             (Model::Graal(g), Format::Nw) => {
                 let (level, mut warnings) = g.to_level();
                 let (nw, more) = nw::from_level(&level);
@@ -270,10 +354,11 @@ impl Model {
                 t,
                 Location::default(),
                 format!(
-                    "cannot convert {} to {} (levels convert to JSON and to their own format{})",
+                    "cannot convert {} to {} (levels convert to JSON, Tiled and their own format, \
+                     Graal levels between .graal and .nw, 3D models between .wings, .glb, .gltf \
+                     and .obj)",
                     model.format().name(),
-                    t.name(),
-                    ", and Graal levels between .graal and .nw"
+                    t.name()
                 ),
             )),
         }
@@ -286,8 +371,18 @@ impl Model {
             Model::Wwd(w) => Some(w.to_tilemap()),
             Model::Graal(g) => Some(g.to_tilemap()),
             Model::Nw(n) => Some(n.to_tilemap()),
-            Model::Gani(_) | Model::Wings(_) => None,
+            Model::Gani(_) | Model::Wings(_) | Model::Scene(_) => None,
             Model::Tiled(t) => Some((t.map.clone(), t.warnings.clone())),
+        }
+    }
+
+    /// The common 3D model of a 3D format (Wings, glTF, OBJ), with warnings for what does not
+    /// map; `None` for formats that are not 3D.
+    pub fn to_scene(&self) -> Option<(Scene, Vec<Warning>)> {
+        match self {
+            Model::Wings(w) => Some(w.to_scene()),
+            Model::Scene(s) => Some((s.scene.clone(), s.warnings.clone())),
+            _ => None,
         }
     }
 
@@ -320,5 +415,35 @@ impl Model {
                 format!("not a levelkit model document: {e}"),
             )
         })
+    }
+}
+
+/// A scene as `format` (glTF with embedded buffers, GLB or OBJ), side files named after `stem`.
+pub fn export_scene(
+    scene: &Scene,
+    format: Format,
+    stem: &str,
+) -> Result<crate::export::ExportFiles> {
+    match format {
+        Format::Obj => crate::export::obj::write(
+            scene,
+            &crate::export::obj::ObjOptions {
+                triangulate: false,
+                stem: stem.to_owned(),
+            },
+        ),
+        Format::Gltf | Format::Glb => crate::export::gltf::write(
+            scene,
+            &crate::export::gltf::GltfOptions {
+                binary: format == Format::Glb,
+                embed: true,
+                stem: stem.to_owned(),
+            },
+        ),
+        other => Err(Error::unsupported(
+            other,
+            Location::default(),
+            format!("a scene cannot be written as {}", other.name()),
+        )),
     }
 }

@@ -973,7 +973,7 @@ impl Mesh {
                             .unwrap_or_default()
                     })
                     .collect();
-                newell(&pts) // TODO: triangulate::newell_normal
+                triangulate::newell_normal(&pts)
             })
             .collect();
         // Around each position: the (face, corner) pairs; union the corners that share a soft
@@ -1063,17 +1063,6 @@ impl Mesh {
         }
         b
     }
-}
-
-pub(crate) fn newell(pts: &[[f64; 3]]) -> [f64; 3] {
-    let mut n = [0.0; 3];
-    for (i, a) in pts.iter().enumerate() {
-        let b = pts.get((i + 1) % pts.len()).unwrap_or(a);
-        n[0] += (a[1] - b[1]) * (a[2] + b[2]);
-        n[1] += (a[2] - b[2]) * (a[0] + b[0]);
-        n[2] += (a[0] - b[0]) * (a[1] + b[1]);
-    }
-    n
 }
 
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {

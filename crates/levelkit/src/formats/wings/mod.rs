@@ -41,6 +41,7 @@
 //! ```
 
 mod convert;
+mod fast;
 mod mesh;
 mod model;
 mod read;

@@ -2,10 +2,16 @@
 //! each part of the model.
 //!
 //! The payload goes through the crate's ETF decoder, which enforces the [`Limits`] (allocation,
-//! item counts, nesting depth, inflated size). This module only turns the decoded term into the
-//! model; where an element does not have the form the model types, it is either kept as a term
-//! (items Wings itself ignores or skips) or refused with the path of the element (structures
-//! Wings itself would call corrupt).
+//! item counts, nesting depth, inflated size). This module turns the decoded term into the model;
+//! where an element does not have the form the model types, it is either kept as a term (items
+//! Wings itself ignores or skips) or refused with the path of the element (structures Wings
+//! itself would call corrupt).
+//!
+//! A version 2 file is first read in one pass by `fast.rs`, straight from the term bytes into
+//! the model, which gives the same model (it converts every part it does not type itself with
+//! the functions here) under the same limits; only when that pass gives up (a legacy file, an
+//! error anywhere) is the whole term decoded and converted here, which gives the result or the
+//! error.
 
 #![deny(clippy::arithmetic_side_effects)]
 
@@ -30,10 +36,19 @@ pub fn read(bytes: &[u8]) -> Result<Wings> {
 /// Read a `.wings` file, refusing anything that would pass `limits`.
 pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wings> {
     let payload = read_container(bytes)?;
-    let external = etf::decode(payload, limits).map_err(|e| payload_error(payload, e))?;
-    let content = read_content(&external.term)?;
+    let image = etf::open(payload, limits).map_err(|e| payload_error(payload, e))?;
+    if let Some(doc) = super::fast::read_document(&image.bytes, limits, image.budget.clone()) {
+        return Ok(Wings {
+            compression: Some(image.compression),
+            content: Content::V2(doc),
+        });
+    }
+    let term = image
+        .decode(limits)
+        .map_err(|e| payload_error(payload, e))?;
+    let content = read_content(&term)?;
     Ok(Wings {
-        compression: Some(external.compression),
+        compression: Some(image.compression),
         content,
     })
 }
@@ -164,7 +179,7 @@ pub fn read_content(term: &Term) -> Result<Content> {
 }
 
 /// The elements of a proper list (`[]` or `LIST_EXT` with a `[]` tail) of non-integers.
-fn proper_list<'t>(term: &'t Term, path: &str, what: &str) -> Result<&'t [Term]> {
+pub(super) fn proper_list<'t>(term: &'t Term, path: &str, what: &str) -> Result<&'t [Term]> {
     match term {
         Term::Nil => Ok(&[]),
         Term::List(items, tail) if tail.is_nil() => Ok(items),
@@ -279,7 +294,7 @@ fn read_winged(term: &Term, atoms: AtomTag, path: &str) -> Result<Winged> {
     })
 }
 
-fn read_edge(term: &Term, atoms: AtomTag, path: &str) -> Result<Edge> {
+pub(super) fn read_edge(term: &Term, atoms: AtomTag, path: &str) -> Result<Edge> {
     let items = proper_list(term, path, "the edge entry")?
         .iter()
         .map(|t| read_edge_item(t, atoms, path))
@@ -295,9 +310,13 @@ fn read_edge(term: &Term, atoms: AtomTag, path: &str) -> Result<Edge> {
 }
 
 fn read_edge_item(t: &Term, atoms: AtomTag, path: &str) -> Result<EdgeItem> {
-    let other = || Ok(EdgeItem::Other(t.clone()));
+    Ok(typed_edge_item(t, atoms, path)?.unwrap_or_else(|| EdgeItem::Other(t.clone())))
+}
+
+/// The typed form of an edge item; `None` where it is kept as a term.
+pub(super) fn typed_edge_item(t: &Term, atoms: AtomTag, path: &str) -> Result<Option<EdgeItem>> {
     let Some(items) = t.as_tuple() else {
-        return other();
+        return Ok(None);
     };
     match items {
         [tag, rest @ ..] if rest.len() == 8 && is_atom(tag, "edge", atoms) => {
@@ -317,7 +336,7 @@ fn read_edge_item(t: &Term, atoms: AtomTag, path: &str) -> Result<EdgeItem> {
                     })?;
             }
             let [vs, ve, lf, rf, ltpr, ltsu, rtpr, rtsu] = n;
-            Ok(EdgeItem::Edge(EdgeRecord {
+            Ok(Some(EdgeItem::Edge(EdgeRecord {
                 vs,
                 ve,
                 lf,
@@ -326,7 +345,7 @@ fn read_edge_item(t: &Term, atoms: AtomTag, path: &str) -> Result<EdgeItem> {
                 ltsu,
                 rtpr,
                 rtsu,
-            }))
+            })))
         }
         [Term::Atom(a), Term::Binary(b)] if a.tag == atoms => {
             let item = match a.name.as_str() {
@@ -338,34 +357,41 @@ fn read_edge_item(t: &Term, atoms: AtomTag, path: &str) -> Result<EdgeItem> {
                 "uv" => f64s::<4>(b).map(EdgeItem::Uv),
                 _ => None,
             };
-            item.map_or_else(other, Ok)
+            Ok(item)
         }
-        _ => other(),
+        _ => Ok(None),
     }
 }
 
-fn read_face(term: &Term, atoms: AtomTag, path: &str) -> Result<Face> {
+pub(super) fn read_face(term: &Term, atoms: AtomTag, path: &str) -> Result<Face> {
     let items = proper_list(term, path, "the face entry")?
         .iter()
-        .map(|t| match t.as_tuple() {
-            Some([tag, Term::Atom(m)]) if is_atom(tag, "material", atoms) => {
-                FaceItem::Material(m.clone())
-            }
-            _ => FaceItem::Other(t.clone()),
-        })
+        .map(|t| typed_face_item(t, atoms).unwrap_or_else(|| FaceItem::Other(t.clone())))
         .collect();
     Ok(Face { items })
 }
 
-fn read_vertex(term: &Term, path: &str) -> Result<Vertex> {
+/// The typed form of a face item; `None` where it is kept as a term.
+pub(super) fn typed_face_item(t: &Term, atoms: AtomTag) -> Option<FaceItem> {
+    match t.as_tuple() {
+        Some([tag, Term::Atom(m)]) if is_atom(tag, "material", atoms) => {
+            Some(FaceItem::Material(m.clone()))
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn read_vertex(term: &Term, path: &str) -> Result<Vertex> {
     let items = proper_list(term, path, "the vertex entry")?
         .iter()
-        .map(|t| match t.as_binary().and_then(f64s::<3>) {
-            Some(p) => VertexItem::Position(p),
-            None => VertexItem::Other(t.clone()),
-        })
+        .map(|t| typed_vertex_item(t).unwrap_or_else(|| VertexItem::Other(t.clone())))
         .collect();
     Ok(Vertex { items })
+}
+
+/// The typed form of a vertex item; `None` where it is kept as a term.
+pub(super) fn typed_vertex_item(t: &Term) -> Option<VertexItem> {
+    t.as_binary().and_then(f64s::<3>).map(VertexItem::Position)
 }
 
 fn read_material(term: &Term, path: &str) -> Result<Material> {

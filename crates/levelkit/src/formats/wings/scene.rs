@@ -627,7 +627,7 @@ fn freeze_mirror(mesh: &mut Mesh, mirror: &[u32]) {
         .iter()
         .filter_map(|&v| mesh.positions.get(v as usize).copied())
         .collect();
-    let Some(n) = unit(crate::scene::newell(&pts)) else {
+    let Some(n) = unit(crate::scene::triangulate::newell_normal(&pts)) else {
         return;
     };
     let c = scale(pts.iter().fold([0.0; 3], |a, p| add(a, *p)), 1.0 / pts.len() as f64);
@@ -1060,7 +1060,12 @@ fn object(
 ) -> Result<Shape> {
     let err = |msg: String| Error::malformed(Format::Wings, Location::default(), msg);
     let t = Transform::Matrix(*matrix);
-    let world: Vec<[f64; 3]> = mesh.positions.iter().map(|p| t.apply(*p)).collect();
+    // An identity transform leaves positions untouched (bit for bit, -0.0 included).
+    let world: Vec<[f64; 3]> = if *matrix == scene::IDENTITY_MATRIX {
+        mesh.positions.clone()
+    } else {
+        mesh.positions.iter().map(|p| t.apply(*p)).collect()
+    };
     let (weld, positions) = edge_weld(&world, mesh);
     let normals = mesh.corner_normals();
     let mut polygons: Vec<Polygon> = Vec::new();

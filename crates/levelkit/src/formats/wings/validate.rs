@@ -184,41 +184,49 @@ fn validate_document(doc: &Document, f: &mut Findings) {
 fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
     let mesh = &shape.mesh;
     let (ne, nf, nv) = (mesh.edges.len(), mesh.faces.len(), mesh.vertices.len());
-    let records = mesh.records();
     let mp = format!("{path}.mesh");
+    // Paths are only built for findings.
+    let edge_path = |i: usize| format!("{mp}.edges[{i}]");
+    // Each edge's record (`Edge::record`), copied into one array for the checks below.
+    let mut records: Vec<Option<EdgeRecord>> = Vec::with_capacity(ne);
     // Binaries and records.
     for (i, e) in mesh.edges.iter().enumerate() {
-        let ep = format!("{mp}.edges[{i}]");
-        let mut seen = Vec::new();
+        // The tags seen so far, one bit each.
+        let mut seen = 0u8;
+        let mut record = None;
         for item in &e.items {
-            let tag = match item {
-                EdgeItem::Edge(_) => "edge",
-                EdgeItem::UvLt(_) => "uv_lt",
-                EdgeItem::UvRt(_) => "uv_rt",
-                EdgeItem::ColorLt(_) => "color_lt",
-                EdgeItem::ColorRt(_) => "color_rt",
-                EdgeItem::Color(_) => "color",
-                EdgeItem::Uv(_) => "uv",
+            if let (EdgeItem::Edge(r), None) = (item, record) {
+                record = Some(*r);
+            }
+            let (tag, bit) = match item {
+                EdgeItem::Edge(_) => ("edge", 1),
+                EdgeItem::UvLt(_) => ("uv_lt", 2),
+                EdgeItem::UvRt(_) => ("uv_rt", 4),
+                EdgeItem::ColorLt(_) => ("color_lt", 8),
+                EdgeItem::ColorRt(_) => ("color_rt", 16),
+                EdgeItem::Color(_) => ("color", 32),
+                EdgeItem::Uv(_) => ("uv", 64),
                 EdgeItem::Other(t) => {
-                    check_other_edge_item(t, &ep, path, f);
+                    check_other_edge_item(t, &edge_path(i), path, f);
                     continue;
                 }
             };
-            if seen.contains(&tag) {
+            if seen & bit != 0 {
                 f.warn(
                     "duplicate tag",
                     path,
-                    ep.clone(),
+                    edge_path(i),
                     format!("the edge has more than one `{tag}` entry"),
                 );
             }
-            seen.push(tag);
+            seen |= bit;
         }
-        if e.record().is_none() {
+        records.push(record);
+        if record.is_none() {
             f.error(
                 "edge record",
                 path,
-                ep,
+                edge_path(i),
                 "the edge has no {edge, …} record".into(),
             );
         }
@@ -250,7 +258,19 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
     let mut in_range = true;
     for (i, r) in records.iter().enumerate() {
         let Some(r) = r else { continue };
-        let ep = format!("{mp}.edges[{i}]");
+        let fine = |v: u32, n: usize| (v as usize) < n;
+        if fine(r.vs, nv)
+            && fine(r.ve, nv)
+            && fine(r.lf, nf)
+            && fine(r.rf, nf)
+            && fine(r.ltpr, ne)
+            && fine(r.ltsu, ne)
+            && fine(r.rtpr, ne)
+            && fine(r.rtsu, ne)
+            && r.vs != r.ve
+        {
+            continue;
+        }
         for (name, v, n, what) in [
             ("vs", r.vs, nv, "vertices"),
             ("ve", r.ve, nv, "vertices"),
@@ -266,7 +286,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                 f.error(
                     "index",
                     path,
-                    ep.clone(),
+                    edge_path(i),
                     format!("edge {i}: {name} = {v}, but the object has {n} {what}"),
                 );
             }
@@ -275,34 +295,16 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
             f.error(
                 "index",
                 path,
-                ep.clone(),
+                edge_path(i),
                 format!("edge {i} starts and ends at vertex {}", r.vs),
             );
         }
     }
-    if let Some(items) = mesh.hard_edges.list_items() {
-        for (j, t) in items.iter().enumerate() {
-            match t.as_int() {
-                Some(v) if usize::try_from(v).is_ok_and(|v| v < ne) => {}
-                _ => f.error(
-                    "hard edge",
-                    path,
-                    format!("{mp}.hard_edges[{j}]"),
-                    format!("hard edge {t:?} is not an edge index below {ne}"),
-                ),
-            }
-        }
-    } else {
-        f.error(
-            "hard edge",
-            path,
-            format!("{mp}.hard_edges"),
-            "the hard-edge list is not a proper list".into(),
-        );
-    }
+    check_hard_edges(&mesh.hard_edges, ne, &mp, path, f);
     // Topology: wings, face loops, use.
+    let (face_edges, vertex_edges, sides) = first_edges(&records, nf, nv);
     if in_range && records.iter().all(Option::is_some) {
-        let rec = |e: u32| records.get(e as usize).copied().flatten();
+        let rec = |e: u32| records.get(e as usize).and_then(Option::as_ref);
         // (successor, predecessor, end vertex of the walk along this side) of edge r on face.
         let side = |r: &EdgeRecord, face: u32| {
             if r.lf == face {
@@ -315,7 +317,6 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
         };
         for (i, r) in records.iter().enumerate() {
             let Some(r) = r else { continue };
-            let ep = format!("{mp}.edges[{i}]");
             for (name, face, succ, pred, end) in [
                 ("left", r.lf, r.ltsu, r.ltpr, r.vs),
                 ("right", r.rf, r.rtsu, r.rtpr, r.ve),
@@ -324,7 +325,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                     Some((_, None)) => f.error(
                         "wing",
                         path,
-                        ep.clone(),
+                        edge_path(i),
                         format!(
                             "edge {i}, {name} side: successor edge {succ} does not border face {face}"
                         ),
@@ -334,7 +335,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                             f.error(
                                 "wing",
                                 path,
-                                ep.clone(),
+                                edge_path(i),
                                 format!(
                                     "edge {i}, {name} side: successor edge {succ} has predecessor \
                                      {spred} on face {face}, not {i}"
@@ -345,7 +346,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                             f.error(
                                 "wing",
                                 path,
-                                ep.clone(),
+                                edge_path(i),
                                 format!(
                                     "edge {i}, {name} side: successor edge {succ} does not continue \
                                      from vertex {end} around face {face}"
@@ -359,7 +360,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                     Some(None) => f.error(
                         "wing",
                         path,
-                        ep.clone(),
+                        edge_path(i),
                         format!(
                             "edge {i}, {name} side: predecessor edge {pred} does not border face \
                              {face}"
@@ -368,7 +369,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                     Some(Some((psucc, _, _, _))) if psucc as usize != i => f.error(
                         "wing",
                         path,
-                        ep.clone(),
+                        edge_path(i),
                         format!(
                             "edge {i}, {name} side: predecessor edge {pred} has successor {psucc} \
                              on face {face}, not {i}"
@@ -378,28 +379,34 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
                 }
             }
         }
-        let sides = side_counts(mesh);
-        for (face, result) in mesh.faces_ccw().iter().enumerate() {
-            let fp = format!("{mp}.faces[{face}]");
+        // The face loops, walked as `Winged::faces_ccw` walks them, counting the corners.
+        for (face, start) in face_edges.iter().enumerate() {
+            let result = match start {
+                Some(e) => {
+                    let limit = sides.get(face).copied().unwrap_or(0);
+                    loop_corners(&records, face as u32, *e, limit)
+                }
+                None => Err(format!("face {face} has no edge")),
+            };
+            let fp = || format!("{mp}.faces[{face}]");
             match result {
-                Err(e) => f.error("face loop", path, fp, e.clone()),
-                Ok(c) if c.len() < 3 => f.error(
+                Err(e) => f.error("face loop", path, fp(), e),
+                Ok(c) if c < 3 => f.error(
                     "face loop",
                     path,
-                    fp,
-                    format!("face {face} has {} corners; at least 3 are needed", c.len()),
+                    fp(),
+                    format!("face {face} has {c} corners; at least 3 are needed"),
                 ),
                 Ok(c) => {
                     let n = sides.get(face).copied().unwrap_or(0);
-                    if c.len() != n {
+                    if c != n {
                         f.error(
                             "face loop",
                             path,
-                            fp,
+                            fp(),
                             format!(
-                                "the loop of face {face} has {} corners, but {n} edge sides name \
-                                 the face",
-                                c.len()
+                                "the loop of face {face} has {c} corners, but {n} edge sides name \
+                                 the face"
                             ),
                         );
                     }
@@ -407,7 +414,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
             }
         }
     }
-    for (k, e) in mesh.vertex_edges().iter().enumerate() {
+    for (k, e) in vertex_edges.iter().enumerate() {
         if e.is_none() {
             f.error(
                 "unused",
@@ -418,7 +425,7 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
         }
     }
     // Faces: use (also when indices are out of range) and materials.
-    for (j, e) in mesh.face_edges().iter().enumerate() {
+    for (j, e) in face_edges.iter().enumerate() {
         if e.is_none() {
             f.error(
                 "unused",
@@ -428,11 +435,22 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
             );
         }
     }
+    // Whether the file defines a material (faces mostly repeat the one before).
+    let mut last: Option<(&str, bool)> = None;
     for (j, face) in mesh.faces.iter().enumerate() {
-        if let Some(m) = face.material()
-            && m != "default"
-            && doc.material(m).is_none()
-        {
+        let Some(m) = face.material() else { continue };
+        if m == "default" {
+            continue;
+        }
+        let defined = match last {
+            Some((name, defined)) if name == m => defined,
+            _ => {
+                let defined = doc.material(m).is_some();
+                last = Some((m, defined));
+                defined
+            }
+        };
+        if !defined {
             f.warn(
                 "material",
                 path,
@@ -474,6 +492,116 @@ fn validate_shape(doc: &Document, shape: &Shape, path: &str, f: &mut Findings) {
             format!("mirror face {m} is not a visible face of the {nf}; Wings drops it"),
         );
     }
+}
+
+/// Every hard edge is an edge index (the items of the list in any encoding, read in place).
+fn check_hard_edges(hard_edges: &Term, ne: usize, mp: &str, path: &str, f: &mut Findings) {
+    let mut check = |j: usize, t: &Term| match t.as_int() {
+        Some(v) if usize::try_from(v).is_ok_and(|v| v < ne) => {}
+        _ => f.error(
+            "hard edge",
+            path,
+            format!("{mp}.hard_edges[{j}]"),
+            format!("hard edge {t:?} is not an edge index below {ne}"),
+        ),
+    };
+    match hard_edges {
+        Term::Nil => {}
+        Term::String(bytes) => {
+            for (j, &b) in bytes.iter().enumerate() {
+                check(j, &Term::Int(i64::from(b)));
+            }
+        }
+        Term::List(items, tail) if tail.is_nil() => {
+            for (j, t) in items.iter().enumerate() {
+                check(j, t);
+            }
+        }
+        _ => f.error(
+            "hard edge",
+            path,
+            format!("{mp}.hard_edges"),
+            "the hard-edge list is not a proper list".into(),
+        ),
+    }
+}
+
+/// How many corners the walk of [`Winged::walk_cw_limited`] finds around `face` from edge
+/// `start`, or its error, without building the corners.
+fn loop_corners(
+    records: &[Option<EdgeRecord>],
+    face: u32,
+    start: u32,
+    limit: usize,
+) -> Result<usize, String> {
+    let mut corners = 0usize;
+    let mut current = start;
+    loop {
+        if corners >= limit {
+            return Err(format!(
+                "the loop of face {face} does not return to edge {start} within {limit} \
+                 steps"
+            ));
+        }
+        let r = match records.get(current as usize) {
+            None => {
+                return Err(format!(
+                    "face {face}: the loop reaches edge {current}, which does not exist"
+                ));
+            }
+            Some(None) => {
+                return Err(format!(
+                    "face {face}: edge {current} has no {{edge, …}} record"
+                ));
+            }
+            Some(Some(r)) => r,
+        };
+        let next = if r.lf == face {
+            r.ltsu
+        } else if r.rf == face {
+            r.rtsu
+        } else {
+            return Err(format!(
+                "face {face}: the loop reaches edge {current}, which borders faces {} and {}",
+                r.lf, r.rf
+            ));
+        };
+        corners += 1;
+        current = next;
+        if current == start {
+            return Ok(corners);
+        }
+    }
+}
+
+/// From the records: for each face and for each vertex the lowest-numbered edge that names it
+/// (`Winged::face_edges`, `Winged::vertex_edges`), and how many edge sides name each face
+/// ([`side_counts`]).
+fn first_edges(
+    records: &[Option<EdgeRecord>],
+    nf: usize,
+    nv: usize,
+) -> (Vec<Option<u32>>, Vec<Option<u32>>, Vec<usize>) {
+    let mut faces = vec![None; nf];
+    let mut vertices = vec![None; nv];
+    let mut sides = vec![0usize; nf];
+    for (i, r) in records.iter().enumerate().rev() {
+        let Some(r) = r else { continue };
+        for f in [r.lf, r.rf] {
+            if let Some(slot) = faces.get_mut(f as usize) {
+                *slot = Some(i as u32);
+            }
+            if let Some(c) = sides.get_mut(f as usize) {
+                *c += 1;
+            }
+        }
+        for v in [r.vs, r.ve] {
+            if let Some(slot) = vertices.get_mut(v as usize) {
+                *slot = Some(i as u32);
+            }
+        }
+    }
+    (faces, vertices, sides)
 }
 
 /// Where the walk along `r` on `face` starts: `ve` on the left side, `vs` on the right.
@@ -529,4 +657,78 @@ fn check_other_edge_item(t: &Term, ep: &str, path: &str, f: &mut Findings) {
         None => format!("`{}` does not hold a binary", a.name),
     };
     f.error("binary", path, ep.to_owned(), msg);
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
+mod tests {
+    use super::super::samples;
+    use super::*;
+
+    /// The face walk and the first-edge tables the checks use are those of `Winged` (which
+    /// they repeat from the records, without building corners), also on broken meshes.
+    #[test]
+    fn face_loops_are_the_winged_walk() {
+        let Content::V2(doc) = samples::cube().unwrap().content else {
+            panic!("the sample is version 2")
+        };
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut loops, mut broken) = (0, 0);
+        for shape in &doc.shapes {
+            for round in 0..400 {
+                let mut mesh = shape.mesh.clone();
+                let bound = mesh.edges.len().max(mesh.faces.len()) as u64 + 2;
+                for _ in 0..round % 4 {
+                    let e = (next() as usize) % mesh.edges.len();
+                    let v = (next() % bound) as u32;
+                    let items = &mut mesh.edges[e].items;
+                    if next() % 10 == 0 {
+                        items.retain(|i| !matches!(i, EdgeItem::Edge(_)));
+                    }
+                    for item in items.iter_mut() {
+                        if let EdgeItem::Edge(r) = item {
+                            match next() % 6 {
+                                0 => r.lf = v,
+                                1 => r.rf = v,
+                                2 => r.ltsu = v,
+                                3 => r.rtsu = v,
+                                4 => r.vs = v,
+                                _ => r.ve = v,
+                            }
+                        }
+                    }
+                }
+                let records: Vec<Option<EdgeRecord>> =
+                    mesh.edges.iter().map(|e| e.record().copied()).collect();
+                let (nf, nv) = (mesh.faces.len(), mesh.vertices.len());
+                let (faces, vertices, sides) = first_edges(&records, nf, nv);
+                assert_eq!(faces, mesh.face_edges());
+                assert_eq!(vertices, mesh.vertex_edges());
+                assert_eq!(sides, side_counts(&mesh));
+                for (f, walk) in mesh.faces_ccw().into_iter().enumerate() {
+                    let ours = match faces[f] {
+                        Some(e) => loop_corners(&records, f as u32, e, sides[f]),
+                        None => Err(format!("face {f} has no edge")),
+                    };
+                    assert_eq!(ours, walk.map(|c| c.len()), "face {f}");
+                    loops += 1;
+                    broken += usize::from(ours.is_err());
+                }
+            }
+        }
+        assert!(
+            broken > 100 && loops - broken > 100,
+            "{loops} loops, {broken} broken"
+        );
+    }
 }
