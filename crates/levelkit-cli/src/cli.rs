@@ -49,8 +49,10 @@ pub enum Command {
     /// .nw) to Tiled maps, .tmx or .tmj, with tileset images written beside them as
     /// `<name>.tileset<N>.png` (generated, or from --tiles); Tiled maps made that way back to
     /// their level (.tmx/.tmj to .wwd, .graal or .nw: an unedited map gives the original bytes,
-    /// an edited one exactly the edits); and levels and maps to a .png preview (as `levelkit
-    /// render`).
+    /// an edited one exactly the edits); levels and maps to a .png preview (as `levelkit
+    /// render`); and 3D models (.wings, .glb, .gltf, .obj) to each other: a .gltf gets its
+    /// buffer and textures beside it (`<name>.bin`, `<name>_<N>.png`), an .obj its `<name>.mtl`
+    /// and textures (`<name>_map<N>.png`).
     ///
     /// Batch mode starts when there are more than two paths, any path is a directory, or --out
     /// is given. Directories are walked recursively; files levelkit cannot read, and files
@@ -132,9 +134,10 @@ pub struct ConvertArgs {
     /// directories.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Target format (json, wwd, graal, nw, tmx, tmj, png); needed for `-` as OUT and in batch
-    /// mode, where it may list several (`--to json,tmx,png`: each input becomes each of them;
-    /// inputs that are not levels are skipped for tmx, tmj and png).
+    /// Target format (json, wwd, graal, nw, tmx, tmj, png, glb, gltf, obj, wings); needed for
+    /// `-` as OUT and in batch mode, where it may list several (`--to json,tmx,png,glb`: each
+    /// input becomes each of them; inputs that are not levels are skipped for tmx, tmj and png,
+    /// and inputs that are not 3D models for glb, gltf and obj).
     #[arg(long, value_name = "FORMAT", value_delimiter = ',', value_parser = writable_target)]
     pub to: Vec<Format>,
     /// Batch mode: write outputs under this directory (created if missing).

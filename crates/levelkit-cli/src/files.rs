@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow, bail};
 use levelkit::formats::Model;
+use levelkit::scene::TextureSource;
 use levelkit::{Format, Limits};
 
 /// The most bytes read from one input. The library would refuse to allocate more for one
@@ -91,9 +92,31 @@ pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loade
             .ok()?;
         (out.len() as u64 <= cap).then_some(out)
     };
+    let mut model = Model::read_with(bytes, name, &Limits::default(), &mut resolve);
+    // Texture files a glTF or OBJ references are read too, so that a model converted to
+    // `.wings` carries its images (PNG and JPEG; anything else stays a file reference).
+    if let Ok(Model::Scene(doc)) = &mut model {
+        for texture in &mut doc.scene.textures {
+            if let TextureSource::File(uri) = &texture.source
+                && let Some(data) = resolve(uri)
+            {
+                let mime_type = if data.starts_with(b"\x89PNG\r\n\x1a\n") {
+                    "image/png"
+                } else if data.starts_with(&[0xFF, 0xD8, 0xFF]) {
+                    "image/jpeg"
+                } else {
+                    continue;
+                };
+                texture.source = TextureSource::Encoded {
+                    mime_type: mime_type.to_owned(),
+                    data,
+                };
+            }
+        }
+    }
     Loaded {
         file_format: levelkit::sniff(bytes, name),
-        model: Model::read_with(bytes, name, &Limits::default(), &mut resolve),
+        model,
     }
 }
 

@@ -797,13 +797,13 @@ fn usage_errors_exit_2() {
         assert_eq!(run.code, 2, "levelkit {}: {run:?}", args.join(" "));
         assert!(!run.stderr.is_empty(), "{args:?}");
     }
-    let run = s.run(&["convert", "claw.wwd", "out.obj"]);
+    let run = s.run(&["convert", "claw.wwd", "out.wdb"]);
     assert!(
         run.stderr
-            .contains("levelkit: out.obj: levelkit cannot write obj files yet"),
+            .contains("levelkit: out.wdb: levelkit cannot write wdb files yet"),
         "{run:?}"
     );
-    assert!(!s.path().join("out.obj").exists());
+    assert!(!s.path().join("out.wdb").exists());
     assert!(!s.path().join("o").exists());
 }
 
@@ -1201,4 +1201,99 @@ fn batch_makes_json_maps_and_previews_in_one_run() {
     }
     let run = s.run(&["convert", "claw.wwd", "x.tmx", "--to", "tmx,png"]);
     assert_eq!(run.code, 2, "{run:?}");
+}
+
+// ------------------------------------------------------------------------------------------
+// 3D models: .wings <-> .glb / .gltf / .obj.
+
+#[test]
+fn wings_converts_to_glb_gltf_and_obj_and_back() {
+    let s = Samples::new();
+    let wings = levelkit::formats::wings::samples::cube()
+        .unwrap()
+        .write()
+        .unwrap();
+    s.write("cube.wings", &wings);
+    for out in ["cube.glb", "cube.gltf", "cube.obj"] {
+        let run = s.run(&["convert", "cube.wings", out]);
+        assert_eq!(run.code, 0, "{out}: {run:?}");
+    }
+    // Side files: the .gltf's buffer and texture, the .obj's MTL and texture.
+    for side in ["cube.bin", "cube_0.png", "cube.mtl", "cube_map0.png"] {
+        assert!(s.path().join(side).is_file(), "{side} missing");
+    }
+    assert!(s.read("cube.glb").starts_with(b"glTF"));
+    // info and validate read the 3D files.
+    let run = s.run(&["info", "--json", "cube.glb", "cube.gltf", "cube.obj"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    for record in run.json_lines() {
+        assert_eq!(record["faces"], 11, "{record}");
+        assert_eq!(record["meshes"], 2, "{record}");
+    }
+    let run = s.run(&["validate", "cube.glb", "cube.gltf", "cube.obj"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // Back to .wings: two objects with the original face counts, the texture embedded.
+    for (input, out) in [
+        ("cube.glb", "from-glb.wings"),
+        ("cube.gltf", "from-gltf.wings"),
+        ("cube.obj", "from-obj.wings"),
+    ] {
+        let run = s.run(&["convert", input, out]);
+        assert_eq!(run.code, 0, "{input}: {run:?}");
+        let back = levelkit::formats::wings::Wings::read(&s.read(out)).unwrap();
+        assert!(back.validate().is_empty(), "{out}: {:?}", back.validate());
+        let doc = back.document().unwrap();
+        let faces: Vec<usize> = doc.shapes.iter().map(|sh| sh.mesh.faces.len()).collect();
+        assert_eq!(faces, [6, 5], "{out}");
+        let images = doc.images();
+        assert_eq!(images.len(), 1, "{out}: the texture is embedded");
+        assert!(matches!(
+            images[0].source,
+            levelkit::formats::wings::ImageSource::Embedded {
+                width: 4,
+                height: 4,
+                ..
+            }
+        ));
+    }
+}
+
+#[test]
+fn non_3d_files_to_glb_are_usage_errors_and_broken_meshes_invalid_input() {
+    let s = Samples::new();
+    let run = s.run(&["convert", "claw.wwd", "claw.glb"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("not a 3D model"), "{run:?}");
+    assert!(!s.path().join("claw.glb").exists());
+    // Three triangles on one edge: no winged-edge mesh can hold it.
+    s.write(
+        "fan.obj",
+        b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 -1 0\nf 1 2 3\nf 1 2 4\nf 1 2 5\n",
+    );
+    let run = s.run(&["convert", "fan.obj", "fan.wings"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("2-manifold"), "{run:?}");
+    assert!(!s.path().join("fan.wings").exists());
+    // A bad OBJ names its line.
+    s.write("bad.obj", b"v 0 0 0\nv 1 0 0\nf 1 2 7\n");
+    let run = s.run(&["convert", "bad.obj", "bad.glb"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("line 3"), "{run:?}");
+}
+
+#[test]
+fn batch_to_glb_converts_only_3d_models() {
+    let s = Samples::new();
+    let wings = levelkit::formats::wings::samples::cube()
+        .unwrap()
+        .write()
+        .unwrap();
+    s.write("in/cube.wings", &wings);
+    s.write("in/claw.wwd", &s.claw);
+    let run = s.run(&["convert", "in", "--to", "json,glb", "--out", "out"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.read("out/cube.glb").starts_with(b"glTF"));
+    assert!(s.path().join("out/cube.json").is_file());
+    assert!(s.path().join("out/claw.json").is_file());
+    assert!(!s.path().join("out/claw.glb").exists());
 }

@@ -11,8 +11,11 @@
 //! * [`registry`]: every format, its extensions and magic bytes; [`registry::sniff`].
 //! * [`formats`]: one module per legacy format with a lossless model (`write(read(x)) == x`), and
 //!   [`formats::Model`], which holds any of them (its JSON form is `levelkit dump --json`).
-//! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG) and back.
+//! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG, glTF/GLB, OBJ)
+//!   and back.
 //! * [`tilemap`]: the common 2D model (layers, tilesets, objects, typed properties).
+//! * [`scene`]: the common 3D model (node tree, n-gon meshes, materials, textures, lights,
+//!   cameras, animations), its validation and triangulation.
 //! * [`error`], [`limits`], [`io`], [`strings`]: the shared pieces: one error type with format,
 //!   kind, location and message; resource limits for hostile input; bounds-checked byte readers
 //!   and writers; raw code-page strings.

@@ -4,7 +4,7 @@
 //!   triangle count, bounding box, materials and textures;
 //! * `.wings -> Scene -> .wings`: the same visible geometry, and Wings opens the result.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
 
 mod common;
 
@@ -95,8 +95,7 @@ fn figures(scene: &Scene) -> Figures {
 
 /// The same figures from a glTF that Wings wrote (identity node transforms, as Wings writes).
 fn gltf_figures(path: &Path) -> Figures {
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     let accessors = json["accessors"].as_array().unwrap();
     let mut f = Figures {
         triangles: 0,
@@ -166,7 +165,11 @@ fn corpus_scenes_match_wings_own_gltf_export() {
         let ours = figures(&scene);
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let theirs_path = dir.join(format!("{stem}.gltf"));
-        assert!(wings_export(&script, file, &theirs_path), "{}", file.display());
+        assert!(
+            wings_export(&script, file, &theirs_path),
+            "{}",
+            file.display()
+        );
         let theirs = gltf_figures(&theirs_path);
         let line = format!(
             "{stem}: triangles {} / wings {}, materials {} / {}, textures {} / {}",
@@ -245,8 +248,8 @@ fn corpus_wings_to_scene_and_back_keeps_the_visible_geometry() {
     for file in &files {
         let model = Wings::read(&std::fs::read(file).unwrap()).unwrap();
         let (scene, _) = model.to_scene();
-        let (back, _warnings) = Wings::from_scene(&scene)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let (back, _warnings) =
+            Wings::from_scene(&scene).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let bytes = back.write().unwrap();
         let again = Wings::read(&bytes).unwrap();
         assert!(
@@ -313,15 +316,12 @@ fn faces_f32(scene: &Scene) -> Vec<FaceKey> {
                 })
                 .unwrap();
             let rot = |k: usize| (start + k) % n;
-            let uvs = face
-                .corners
-                .iter()
-                .all(|c| c.uv.is_some())
-                .then(|| (0..n).map(|k| face.corners[rot(k)].uv.unwrap()).collect())
-                .unwrap_or_default();
-            let material = face
-                .material
-                .and_then(|m| scene.materials[m].name.clone());
+            let uvs: Vec<[f64; 2]> = if face.corners.iter().all(|c| c.uv.is_some()) {
+                (0..n).map(|k| face.corners[rot(k)].uv.unwrap()).collect()
+            } else {
+                Vec::new()
+            };
+            let material = face.material.and_then(|m| scene.materials[m].name.clone());
             let corners: Vec<[u32; 3]> = (0..n).map(|k| keys[rot(k)]).collect();
             out.push((corners, uvs, material));
         }
@@ -348,7 +348,11 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
     let script = if files.is_empty() {
         None
     } else {
-        common::oracle("wings_oracle.sh", &["erl"], "Wings opening our .glb round trips")
+        common::oracle(
+            "wings_oracle.sh",
+            &["erl"],
+            "Wings opening our .glb round trips",
+        )
     };
     let dir = common::out_dir("wings-scene", "glb-back");
     for file in &files {
@@ -357,11 +361,14 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
         let (scene, _) = model.to_scene();
         let glb = glb_of(&scene, true, true).main;
         let (imported, _) = levelkit::import::gltf::read(&glb, &mut |_| None).unwrap();
-        let (back, _) =
-            Wings::from_scene(&imported).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (back, _) = Wings::from_scene(&imported).unwrap_or_else(|e| panic!("{name}: {e}"));
         let bytes = back.write().unwrap();
         let again = Wings::read(&bytes).unwrap();
-        assert!(again.validate().is_empty(), "{name}: {:?}", again.validate());
+        assert!(
+            again.validate().is_empty(),
+            "{name}: {:?}",
+            again.validate()
+        );
         let (scene2, _) = again.to_scene();
         let (a, b) = (faces_f32(&scene), faces_f32(&scene2));
         assert_eq!(a.len(), b.len(), "{name}: visible face count");
@@ -448,7 +455,11 @@ fn corpus_gltf_exports_pass_the_khronos_validator() {
             std::fs::write(dir.join(name), bytes).unwrap();
         }
         for path in [&glb_path, &gltf_path] {
-            let out = Command::new("node").arg(&script).arg(path).output().unwrap();
+            let out = Command::new("node")
+                .arg(&script)
+                .arg(path)
+                .output()
+                .unwrap();
             let text = String::from_utf8_lossy(&out.stdout);
             if out.status.code() == Some(3) {
                 assert!(

@@ -18,8 +18,8 @@ mod decode;
 mod encode;
 mod print;
 
-pub use decode::{MAX_DEPTH_CAP, decode, decode_term};
 pub(crate) use decode::{Decoder, open};
+pub use decode::{MAX_DEPTH_CAP, decode, decode_term};
 pub use encode::{encode, encode_term, term_to_binary_compressed};
 
 /// An Erlang term, with the encoding choices needed to write it back byte for byte.

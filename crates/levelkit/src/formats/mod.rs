@@ -322,9 +322,9 @@ impl Model {
             )),
             (Model::Tiled(doc), t) => doc.to_level(t),
             (model, Format::Gltf | Format::Glb | Format::Obj) if model.to_scene().is_some() => {
-                let (scene, warnings) = model.to_scene().unwrap_or_else(|| {
-                    (Scene::new(model.format()), Vec::new())
-                });
+                let (scene, warnings) = model
+                    .to_scene()
+                    .unwrap_or_else(|| (Scene::new(model.format()), Vec::new()));
                 Ok((
                     Model::Scene(SceneDoc {
                         format: target,

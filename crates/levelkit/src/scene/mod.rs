@@ -769,7 +769,10 @@ impl Scene {
                 .iter()
                 .chain(&mat.emissive)
                 .chain([&mat.metallic, &mat.roughness]);
-            if numbers.clone().any(|v| !v.is_finite() || *v < 0.0 || *v > 1.0) {
+            if numbers
+                .clone()
+                .any(|v| !v.is_finite() || *v < 0.0 || *v > 1.0)
+            {
                 push(
                     Severity::Error,
                     format!("materials[{i}]"),
@@ -849,14 +852,13 @@ impl Scene {
         out
     }
 
-    fn validate_mesh(
-        &self,
-        mi: usize,
-        m: &Mesh,
-        push: &mut impl FnMut(Severity, String, String),
-    ) {
+    fn validate_mesh(&self, mi: usize, m: &Mesh, push: &mut impl FnMut(Severity, String, String)) {
         let n = m.positions.len();
-        if let Some(p) = m.positions.iter().position(|p| !p.iter().all(|v| v.is_finite())) {
+        if let Some(p) = m
+            .positions
+            .iter()
+            .position(|p| !p.iter().all(|v| v.is_finite()))
+        {
             push(
                 Severity::Error,
                 format!("meshes[{mi}].positions[{p}]"),
@@ -869,7 +871,10 @@ impl Scene {
                 push(
                     Severity::Error,
                     at.clone(),
-                    format!("face has {} corners; at least 3 are needed", f.corners.len()),
+                    format!(
+                        "face has {} corners; at least 3 are needed",
+                        f.corners.len()
+                    ),
                 );
             }
             if let Some(c) = f.corners.iter().find(|c| c.position as usize >= n) {
@@ -980,8 +985,11 @@ impl Mesh {
         // edge (the edge from the corner's position to its neighbour in either face).
         let total: usize = self.faces.iter().map(|f| f.corners.len()).sum();
         let mut dsu = Dsu::new(total);
-        let hard: std::collections::HashSet<(u32, u32)> =
-            self.hard_edges.iter().map(|e| (e[0].min(e[1]), e[0].max(e[1]))).collect();
+        let hard: std::collections::HashSet<(u32, u32)> = self
+            .hard_edges
+            .iter()
+            .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
+            .collect();
         if !self.flat {
             // (edge key) -> first corner seen at each end, per direction.
             let mut first: HashMap<(u32, u32, u32), usize> = HashMap::new();
@@ -989,7 +997,10 @@ impl Mesh {
             for f in &self.faces {
                 let k = f.corners.len();
                 for (i, c) in f.corners.iter().enumerate() {
-                    let next = f.corners.get((i + 1) % k).map_or(c.position, |n| n.position);
+                    let next = f
+                        .corners
+                        .get((i + 1) % k)
+                        .map_or(c.position, |n| n.position);
                     let prev = f
                         .corners
                         .get((i + k - 1) % k)
@@ -1036,9 +1047,7 @@ impl Mesh {
                 }
                 let r = dsu.find(base + i);
                 let smooth = sums.get(r).copied().unwrap_or_default();
-                let v = unit(smooth)
-                    .or_else(|| unit(*n))
-                    .unwrap_or([0.0, 1.0, 0.0]);
+                let v = unit(smooth).or_else(|| unit(*n)).unwrap_or([0.0, 1.0, 0.0]);
                 out.push(v.map(|x| x as f32));
             }
             base += f.corners.len();

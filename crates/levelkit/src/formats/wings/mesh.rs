@@ -215,7 +215,7 @@ impl Winged {
                     let forward = ends.get(id as usize).is_some_and(|&(s, _)| s == a);
                     taken
                         .get(id as usize)
-                        .is_some_and(|t| !t[usize::from(!forward)])
+                        .is_some_and(|t| t.get(usize::from(!forward)) == Some(&false))
                 });
                 let id = match free {
                     Some(id) => id,
@@ -229,7 +229,9 @@ impl Winged {
                 };
                 let forward = ends.get(id as usize).is_some_and(|&(s, _)| s == a);
                 if let Some(t) = taken.get_mut(id as usize) {
-                    t[usize::from(!forward)] = true;
+                    if let Some(side) = t.get_mut(usize::from(!forward)) {
+                        *side = true;
+                    }
                 }
                 sides.push((id, forward));
             }
@@ -240,7 +242,8 @@ impl Winged {
         let mut color_attr = vec![[None::<[f32; 3]>, None]; ends.len()];
         for ((fi, p), sides) in polygons.iter().enumerate().zip(&assign) {
             let n = p.vertices.len();
-            let edge_of = |i: usize| -> (u32, bool) { sides.get(i % n).copied().unwrap_or((0, true)) };
+            let edge_of =
+                |i: usize| -> (u32, bool) { sides.get(i % n).copied().unwrap_or((0, true)) };
             for i in 0..n {
                 // Directed CCW edge d_i = v_i -> v_{i+1}. The CW walk goes d_{i-1} after d_i.
                 let (id, forward) = edge_of(i);
@@ -282,7 +285,9 @@ impl Winged {
                          not consistently oriented, or not a 2-manifold)"
                     )
                 } else {
-                    format!("edge {id} ({vs}-{ve}) borders only one polygon; the mesh must be closed")
+                    format!(
+                        "edge {id} ({vs}-{ve}) borders only one polygon; the mesh must be closed"
+                    )
                 }));
             };
             for v in [vs, ve] {

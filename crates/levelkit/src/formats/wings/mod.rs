@@ -45,8 +45,8 @@ mod fast;
 mod mesh;
 mod model;
 mod read;
-mod scene;
 pub mod samples;
+mod scene;
 mod validate;
 mod write;
 

@@ -48,7 +48,12 @@ use crate::scene::{
 };
 
 /// The colour Wings gives the `default` material when a file does not define it.
-const WINGS_DEFAULT_DIFFUSE: [f64; 4] = [0.7898538076923077, 0.8133333333333334, 0.6940444444444445, 1.0];
+const WINGS_DEFAULT_DIFFUSE: [f64; 4] = [
+    0.7898538076923077,
+    0.8133333333333334,
+    0.6940444444444445,
+    1.0,
+];
 
 fn warn(path: impl Into<String>, message: impl Into<String>) -> Warning {
     Warning::warning(Format::Wings, Location::path(path), message)
@@ -127,9 +132,11 @@ impl ToScene {
             ));
             w
         }));
-        let mirror = shape
-            .mirror_face()
-            .and_then(|f| poly.faces.iter().find(|p| i64::from(p.index) == f && !p.hole));
+        let mirror = shape.mirror_face().and_then(|f| {
+            poly.faces
+                .iter()
+                .find(|p| i64::from(p.index) == f && !p.hole)
+        });
         let mut mesh = Mesh {
             name: Some(name.to_owned()),
             positions: poly.positions.clone(),
@@ -174,10 +181,8 @@ impl ToScene {
         }
         if let Some(m) = mirror {
             freeze_mirror(&mut mesh, &m.vertices);
-            mesh.extras.insert(
-                "wings_mirror_face".into(),
-                serde_json::Value::from(m.index),
-            );
+            mesh.extras
+                .insert("wings_mirror_face".into(), serde_json::Value::from(m.index));
         }
         mesh
     }
@@ -224,15 +229,14 @@ impl ToScene {
         let ambient = m.color("ambient");
         let specular = m.color("specular");
         let shininess = m.number("shininess");
-        let phong = (ambient.is_some() || specular.is_some() || shininess.is_some()).then(|| {
-            Phong {
+        let phong =
+            (ambient.is_some() || specular.is_some() || shininess.is_some()).then(|| Phong {
                 ambient: f32s(ambient.unwrap_or([0.0; 4])),
                 diffuse: f32s(diffuse),
                 specular: f32s(specular.unwrap_or([0.0; 4])),
                 emission: f32s(emission),
                 shininess: shininess.unwrap_or(0.0).clamp(0.0, 1.0) as f32,
-            }
-        });
+            });
         let metallic = m.number("metallic").unwrap_or_else(|| match specular {
             Some(s) if m.number("roughness").is_none() => (s[0] + s[1] + s[2]) / 3.0,
             _ => 0.1,
@@ -630,7 +634,10 @@ fn freeze_mirror(mesh: &mut Mesh, mirror: &[u32]) {
     let Some(n) = unit(crate::scene::triangulate::newell_normal(&pts)) else {
         return;
     };
-    let c = scale(pts.iter().fold([0.0; 3], |a, p| add(a, *p)), 1.0 / pts.len() as f64);
+    let c = scale(
+        pts.iter().fold([0.0; 3], |a, p| add(a, *p)),
+        1.0 / pts.len() as f64,
+    );
     let count = mesh.positions.len();
     let mut map: Vec<u32> = Vec::with_capacity(count);
     for (i, p) in mesh.positions.clone().iter().enumerate() {
@@ -711,16 +718,36 @@ fn look_rotation(forward: [f64; 3], up: [f64; 3]) -> [f64; 4] {
     let trace = m00 + m11 + m22;
     let q = if trace > 0.0 {
         let s = (trace + 1.0).sqrt() * 2.0;
-        [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, 0.25 * s]
+        [
+            (y[2] - z[1]) / s,
+            (z[0] - x[2]) / s,
+            (x[1] - y[0]) / s,
+            0.25 * s,
+        ]
     } else if m00 > m11 && m00 > m22 {
         let s = (1.0 + m00 - m11 - m22).sqrt() * 2.0;
-        [0.25 * s, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s]
+        [
+            0.25 * s,
+            (y[0] + x[1]) / s,
+            (z[0] + x[2]) / s,
+            (y[2] - z[1]) / s,
+        ]
     } else if m11 > m22 {
         let s = (1.0 + m11 - m00 - m22).sqrt() * 2.0;
-        [(y[0] + x[1]) / s, 0.25 * s, (z[1] + y[2]) / s, (z[0] - x[2]) / s]
+        [
+            (y[0] + x[1]) / s,
+            0.25 * s,
+            (z[1] + y[2]) / s,
+            (z[0] - x[2]) / s,
+        ]
     } else {
         let s = (1.0 + m22 - m00 - m11).sqrt() * 2.0;
-        [(z[0] + x[2]) / s, (z[1] + y[2]) / s, 0.25 * s, (x[1] - y[0]) / s]
+        [
+            (z[0] + x[2]) / s,
+            (z[1] + y[2]) / s,
+            0.25 * s,
+            (x[1] - y[0]) / s,
+        ]
     };
     let l = q.iter().map(|v| v * v).sum::<f64>().sqrt();
     if l > 0.0 && l.is_finite() {
@@ -984,7 +1011,12 @@ fn texture_image(tex: &Texture, id: i64) -> std::result::Result<Term, String> {
     let name = tex.name.clone().unwrap_or_else(|| format!("image{id}"));
     let embedded = |w: u32, h: u32, channels: u8, top_down: &[u8]| {
         let row = w as usize * channels as usize;
-        let bottom_up: Vec<u8> = top_down.chunks(row.max(1)).rev().flatten().copied().collect();
+        let bottom_up: Vec<u8> = top_down
+            .chunks(row.max(1))
+            .rev()
+            .flatten()
+            .copied()
+            .collect();
         Term::Tuple(vec![
             Term::Int(id),
             Term::list(vec![
@@ -1082,7 +1114,11 @@ fn object(
         let mut kept: Vec<usize> = Vec::with_capacity(n);
         for (k, c) in f.corners.iter().enumerate() {
             let v = weld.get(c.position as usize).copied().ok_or_else(|| {
-                err(format!("face {fi} uses position {} of {}", c.position, weld.len()))
+                err(format!(
+                    "face {fi} uses position {} of {}",
+                    c.position,
+                    weld.len()
+                ))
             })?;
             if vs.last() != Some(&v) {
                 vs.push(v);
@@ -1278,15 +1314,15 @@ fn edge_weld(world: &[[f64; 3]], mesh: &Mesh) -> (Vec<u32>, Vec<[f64; 3]>) {
             let (Some(a), Some(b)) = (f.corners.get(i), f.corners.get((i + 1) % k)) else {
                 continue;
             };
-            if a.position != b.position && (a.position as usize) < n && (b.position as usize) < n
-            {
+            if a.position != b.position && (a.position as usize) < n && (b.position as usize) < n {
                 directed.insert((a.position, b.position));
                 edges.push((a.position, b.position));
             }
         }
     }
     // Boundary edges by the positions of their ends.
-    let mut open: HashMap<([u64; 3], [u64; 3]), Vec<(u32, u32)>> = HashMap::new();
+    type Ends = ([u64; 3], [u64; 3]);
+    let mut open: HashMap<Ends, Vec<(u32, u32)>> = HashMap::new();
     let boundary: Vec<(u32, u32)> = edges
         .into_iter()
         .filter(|(a, b)| !directed.contains(&(*b, *a)))
@@ -1399,10 +1435,7 @@ fn hole_loops(polygons: &[Polygon]) -> Vec<Vec<u32>> {
     }
     let mut loops = Vec::new();
     for &(s, _) in &boundary {
-        loop {
-            let Some(first) = out_edges.get_mut(&s).and_then(Vec::pop) else {
-                break;
-            };
+        while let Some(first) = out_edges.get_mut(&s).and_then(Vec::pop) {
             let mut poly = vec![s];
             let mut at = first;
             let mut guard = boundary.len() + 1;
