@@ -100,5 +100,26 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
             )?;
         }
     }
+    // 3D: the sample model as GLB, embedded .gltf and OBJ.
+    let (scene, _) = levelkit::formats::wings::samples::cube()?.to_scene();
+    let glb =
+        levelkit::export::gltf::write(&scene, &levelkit::export::gltf::GltfOptions::default())?;
+    let gltf = levelkit::export::gltf::write(
+        &scene,
+        &levelkit::export::gltf::GltfOptions {
+            binary: false,
+            ..levelkit::export::gltf::GltfOptions::default()
+        },
+    )?;
+    let obj = levelkit::export::obj::write(&scene, &levelkit::export::obj::ObjOptions::default())?;
+    for (target, file, bytes) in [
+        ("gltf_read", "cube.glb", glb.main),
+        ("gltf_read", "cube.gltf", gltf.main),
+        ("obj_read", "cube.obj", obj.main),
+    ] {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(file), bytes)?;
+    }
     Ok(seeds.len())
 }

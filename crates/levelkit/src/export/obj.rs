@@ -24,8 +24,10 @@
 //!   readers that shade by smoothing group. A face whose corners only partly have UVs gets
 //!   `(0, 0)` for the others (one warning): mixed corner forms in one face are rejected by some
 //!   readers.
-//! * **Vertex data** (`v`, `vt`, `vn`) is written once per distinct value in the file (exact
-//!   comparison of the written numbers), so shared corners share lines. A mesh with corner colours
+//! * **Vertex data**: one `v` per position of each object (positions that merely coincide stay
+//!   apart, so degenerate faces keep distinct corners and importers see the same topology);
+//!   `vt` and `vn` once per distinct value in the file (exact comparison of the written
+//!   numbers), so shared corners share lines. A mesh with corner colours
 //!   writes every vertex of its faces as `v x y z r g b` (`… r g b a` when alpha is not 1), a
 //!   corner without colour as white. The colours are converted from the model's linear RGB to
 //!   sRGB, the encoding Blender and MeshLab read and write; alpha is unchanged. OBJ keeps one
@@ -136,7 +138,10 @@ pub fn write(scene: &Scene, options: &ObjOptions) -> Result<ExportFiles> {
 }
 
 /// A `v` line's identity: the bits of the written position and colour.
-type VKey = ([u64; 3], Option<[u32; 4]>);
+/// A `v` line: which node's which position, and its colour. Positions are never shared by
+/// value: two positions that coincide (degenerate faces, touching parts) stay two `v` lines, so
+/// an importer sees the same topology (Blender drops faces that repeat a `v`).
+type VKey = ((usize, u32), Option<[u32; 4]>);
 
 /// One written corner: 1-based `v`, `vt`, `vn` indices.
 #[derive(Debug, Clone, Copy)]
@@ -344,12 +349,12 @@ impl<'s> ObjWriter<'s> {
                         linear_to_srgb(rgba[2]),
                         rgba[3] + 0.0,
                     ];
-                    self.vertex(p, Some(srgb))
+                    self.vertex((ni, c.position), p, Some(srgb))
                 } else {
                     match plain_v.get(c.position as usize).copied().flatten() {
                         Some(v) => v,
                         None => {
-                            let v = self.vertex(p, None);
+                            let v = self.vertex((ni, c.position), p, None);
                             if let Some(slot) = plain_v.get_mut(c.position as usize) {
                                 *slot = Some(v);
                             }
@@ -395,7 +400,7 @@ impl<'s> ObjWriter<'s> {
                     Some(v) => v,
                     None => {
                         let pos = world.get(p as usize).copied().unwrap_or_default();
-                        let v = self.vertex(pos, None);
+                        let v = self.vertex((ni, p), pos, None);
                         if let Some(slot) = plain_v.get_mut(p as usize) {
                             *slot = Some(v);
                         }
@@ -433,9 +438,9 @@ impl<'s> ObjWriter<'s> {
 
     /// The 1-based index of the `v` line for a position and an optional sRGB colour, writing it
     /// first if it is new.
-    fn vertex(&mut self, p: [f64; 3], color: Option<[f32; 4]>) -> usize {
+    fn vertex(&mut self, id: (usize, u32), p: [f64; 3], color: Option<[f32; 4]>) -> usize {
         let p = p.map(|x| x + 0.0);
-        let key = (p.map(f64::to_bits), color.map(|c| c.map(f32::to_bits)));
+        let key = (id, color.map(|c| c.map(f32::to_bits)));
         let next = self.v.len() + 1;
         *self.v.entry(key).or_insert_with(|| {
             let _ = write!(self.head, "v {} {} {}", p[0], p[1], p[2]);
