@@ -88,7 +88,8 @@ pub fn text_dump(name: &str, model: &Model) -> String {
             dump_level(&mut s, name, "nw level (GLEVNW01)", &level, &warnings)
         }
         Model::Wings(w) => dump_wings(&mut s, name, w),
-        other => writeln!(s, "{name}: {} level (no text dump yet)", other.format()),
+        Model::Scene(doc) => dump_scene(&mut s, name, doc),
+        other => writeln!(s, "{name}: {} file (no text dump yet)", other.format()),
     };
     // Writing into a String cannot fail; should it, a partial dump is still the best answer.
     let _ = result;
@@ -646,6 +647,87 @@ fn dump_wings(s: &mut String, name: &str, w: &levelkit::formats::wings::Wings) -
             Some([k, v]) => writeln!(s, "  {k}: {}", term_text(v, 160))?,
             _ => writeln!(s, "  {}", term_text(&item, 160))?,
         }
+    }
+    Ok(())
+}
+
+/// A glTF or OBJ scene: one line per node, mesh, material, texture, light, camera and animation.
+fn dump_scene(s: &mut String, name: &str, doc: &levelkit::formats::SceneDoc) -> std::fmt::Result {
+    use levelkit::scene::TextureSource;
+    let scene = &doc.scene;
+    writeln!(s, "{name}: {} scene", doc.format.name())?;
+    let label = |n: &Option<String>| n.as_deref().unwrap_or("(unnamed)").to_owned();
+    for (i, node) in scene.nodes.iter().enumerate() {
+        writeln!(
+            s,
+            "node {i} {:?}: children {:?}, mesh {:?}, light {:?}, camera {:?}, {:?}",
+            label(&node.name),
+            node.children,
+            node.mesh,
+            node.light,
+            node.camera,
+            node.transform
+        )?;
+    }
+    for (i, mesh) in scene.meshes.iter().enumerate() {
+        let corners: usize = mesh.faces.iter().map(|f| f.corners.len()).sum();
+        writeln!(
+            s,
+            "mesh {i} {:?}: {} positions, {} faces ({corners} corners), {} lines, {} hard edges{}",
+            label(&mesh.name),
+            mesh.positions.len(),
+            mesh.faces.len(),
+            mesh.lines.len(),
+            mesh.hard_edges.len(),
+            if mesh.flat { ", flat" } else { "" }
+        )?;
+    }
+    for (i, m) in scene.materials.iter().enumerate() {
+        writeln!(
+            s,
+            "material {i} {:?}: base {:?}, metallic {}, roughness {}, texture {:?}",
+            label(&m.name),
+            m.base_color,
+            m.metallic,
+            m.roughness,
+            m.base_color_texture
+        )?;
+    }
+    for (i, t) in scene.textures.iter().enumerate() {
+        let what = match &t.source {
+            TextureSource::Pixels {
+                width,
+                height,
+                channels,
+                ..
+            } => format!("{width}x{height} pixels, {channels} channels"),
+            TextureSource::Encoded { mime_type, data } => {
+                format!("{mime_type}, {} bytes", data.len())
+            }
+            TextureSource::File(uri) => format!("file {uri:?}"),
+        };
+        writeln!(s, "texture {i} {:?}: {what}", label(&t.name))?;
+    }
+    for (i, l) in scene.lights.iter().enumerate() {
+        writeln!(
+            s,
+            "light {i} {:?}: {:?}, colour {:?}",
+            label(&l.name),
+            l.kind,
+            l.color
+        )?;
+    }
+    for (i, c) in scene.cameras.iter().enumerate() {
+        writeln!(s, "camera {i} {:?}: {:?}", label(&c.name), c.projection)?;
+    }
+    for (i, a) in scene.animations.iter().enumerate() {
+        writeln!(
+            s,
+            "animation {i} {:?}: node {}, {:?}",
+            label(&a.name),
+            a.node,
+            a.motion
+        )?;
     }
     Ok(())
 }

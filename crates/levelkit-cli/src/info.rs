@@ -76,6 +76,17 @@ pub fn version(model: &Model) -> String {
             "Tiled map of a {} level",
             t.level_format().map_or("non-levelkit", |f| f.name())
         ),
+        Model::Scene(doc) => match doc.format {
+            levelkit::Format::Obj => "Wavefront OBJ".to_owned(),
+            _ => format!(
+                "glTF {}",
+                doc.scene
+                    .extras
+                    .get("gltf_version")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("2.0")
+            ),
+        },
         other => other.format().name().to_owned(),
     }
 }

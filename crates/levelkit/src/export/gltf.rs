@@ -676,7 +676,7 @@ impl<'a> Writer<'a> {
             .any(|f| f.corners.iter().any(|c| c.color.is_some()));
 
         type Key = (u32, [u32; 3], Option<[u64; 2]>, Option<[u32; 4]>);
-        let mut seen: HashMap<Key, u32> = HashMap::new();
+        let mut seen: rustc_hash::FxHashMap<Key, u32> = rustc_hash::FxHashMap::default();
         let (mut pos, mut nor, mut uvs, mut col) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut uncolored: Vec<Value> = Vec::new();
         let mut sources: Vec<Value> = Vec::new();

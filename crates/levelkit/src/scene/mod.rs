@@ -16,7 +16,9 @@
 //!
 //! [`Scene::validate`] checks the references and numbers, with a path for every finding.
 
-use std::collections::HashMap;
+// Integer keys hashed in hot loops: FxHash, not SipHash (no untrusted-key DoS concern that
+// outweighs the speed here: keys are indices bounded by the input).
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -985,14 +987,14 @@ impl Mesh {
         // edge (the edge from the corner's position to its neighbour in either face).
         let total: usize = self.faces.iter().map(|f| f.corners.len()).sum();
         let mut dsu = Dsu::new(total);
-        let hard: std::collections::HashSet<(u32, u32)> = self
+        let hard: HashSet<(u32, u32)> = self
             .hard_edges
             .iter()
             .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
             .collect();
         if !self.flat {
             // (edge key) -> first corner seen at each end, per direction.
-            let mut first: HashMap<(u32, u32, u32), usize> = HashMap::new();
+            let mut first: HashMap<(u32, u32, u32), usize> = HashMap::default();
             let mut base = 0usize;
             for f in &self.faces {
                 let k = f.corners.len();

@@ -1,6 +1,6 @@
 //! Winged-edge access: the face walk (notes §8.1) and building a winged-edge mesh from polygons.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::model::*;
 use crate::error::{Error, Location, Result};
@@ -191,7 +191,7 @@ impl Winged {
         // e.g. around a two-sided face): each directed use takes an edge of its vertex pair
         // whose side for that direction is free, or starts a new one, numbered in order of
         // first use as Wings numbers them.
-        let mut ids: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        let mut ids: HashMap<(u32, u32), Vec<u32>> = HashMap::default();
         let mut ends: Vec<(u32, u32)> = Vec::new();
         let mut taken: Vec<[bool; 2]> = Vec::new();
         // Per polygon, per corner i: the edge of the directed side v_i -> v_{i+1}, and whether

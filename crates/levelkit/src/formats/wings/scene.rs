@@ -34,7 +34,7 @@
 //! decoded; pixels stored bottom-up) or external file references. Lights, cameras and
 //! animations are not objects in Wings and are reported as warnings.
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::mesh::Polygon;
 use super::model::*;
@@ -70,8 +70,8 @@ impl Wings {
         let mut ctx = ToScene {
             scene: Scene::new(Format::Wings),
             warnings: Vec::new(),
-            materials: HashMap::new(),
-            textures: HashMap::new(),
+            materials: HashMap::default(),
+            textures: HashMap::default(),
         };
         match &self.content {
             Content::V2(doc) => ctx.document(doc),
@@ -860,7 +860,7 @@ impl Wings {
 
 #[derive(Default)]
 struct UniqueNames {
-    used: std::collections::HashSet<String>,
+    used: HashSet<String>,
 }
 
 impl UniqueNames {
@@ -913,7 +913,7 @@ impl MaterialTable {
     /// The Wings materials and the `images` entries they use.
     fn finish(&self, scene: &Scene, warnings: &mut Vec<Warning>) -> (Vec<Material>, Vec<Term>) {
         let mut images = Vec::new();
-        let mut image_ids: HashMap<usize, Option<i64>> = HashMap::new();
+        let mut image_ids: HashMap<usize, Option<i64>> = HashMap::default();
         let mut out = Vec::new();
         for m in &self.order {
             let name = self.names.get(m).cloned().unwrap_or_default();
@@ -1209,7 +1209,7 @@ fn object(
     let mut winged = Winged::from_polygons(&kept_positions, &all)
         .map_err(|e| err(format!("object {name:?}: {}", e.message)))?;
     // Hard edges: where the two faces' corner normals differ at either end, or named by the mesh.
-    let mut edge_of: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut edge_of: HashMap<(u32, u32), u32> = HashMap::default();
     for (i, e) in winged.edges.iter().enumerate() {
         if let Some(r) = e.record() {
             edge_of.insert((r.vs.min(r.ve), r.vs.max(r.ve)), i as u32);
@@ -1230,7 +1230,7 @@ fn object(
             hard.insert(id);
         }
     }
-    let mut side: HashMap<(u32, u32, u32), [f32; 3]> = HashMap::new();
+    let mut side: HashMap<(u32, u32, u32), [f32; 3]> = HashMap::default();
     for (p, ns) in all.iter().skip(num_holes).zip(&corner_normals) {
         let k = p.vertices.len();
         for i in 0..k {
@@ -1306,7 +1306,7 @@ fn edge_weld(world: &[[f64; 3]], mesh: &Mesh) -> (Vec<u32>, Vec<[f64; 3]>) {
             .unwrap_or_default()
             .map(|v| if v == 0.0 { 0 } else { v.to_bits() })
     };
-    let mut directed: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
+    let mut directed: HashSet<(u32, u32)> = HashSet::default();
     let mut edges: Vec<(u32, u32)> = Vec::new();
     for f in &mesh.faces {
         let k = f.corners.len();
@@ -1322,7 +1322,7 @@ fn edge_weld(world: &[[f64; 3]], mesh: &Mesh) -> (Vec<u32>, Vec<[f64; 3]>) {
     }
     // Boundary edges by the positions of their ends.
     type Ends = ([u64; 3], [u64; 3]);
-    let mut open: HashMap<Ends, Vec<(u32, u32)>> = HashMap::new();
+    let mut open: HashMap<Ends, Vec<(u32, u32)>> = HashMap::default();
     let boundary: Vec<(u32, u32)> = edges
         .into_iter()
         .filter(|(a, b)| !directed.contains(&(*b, *a)))
@@ -1330,7 +1330,7 @@ fn edge_weld(world: &[[f64; 3]], mesh: &Mesh) -> (Vec<u32>, Vec<[f64; 3]>) {
     for &(a, b) in &boundary {
         open.entry((key(a), key(b))).or_default().push((a, b));
     }
-    let mut matched: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
+    let mut matched: HashSet<(u32, u32)> = HashSet::default();
     for &(a, b) in &boundary {
         if matched.contains(&(a, b)) {
             continue;
@@ -1404,7 +1404,7 @@ fn check_manifold(positions: &[[f64; 3]], polygons: &[Polygon], name: &str) -> R
 
 /// How often each directed vertex pair is a polygon side, and the first polygon using it.
 fn directed_uses(polygons: &[Polygon]) -> HashMap<(u32, u32), (usize, usize)> {
-    let mut uses: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
+    let mut uses: HashMap<(u32, u32), (usize, usize)> = HashMap::default();
     for (fi, p) in polygons.iter().enumerate() {
         let k = p.vertices.len();
         for i in 0..k {
