@@ -10,12 +10,13 @@
 //! (each element takes at least one byte), every allocation is charged to a [`Budget`], and the
 //! compressed wrapper inflates into at most one byte more than the declared size.
 //!
-//! Speed: every element costs one allocation at most (vectors get their exact size from the
-//! count field, atom text is copied once), the hot checks (bytes left, counts, the budget, which
-//! the decoder mirrors locally and hands to the [`Budget`] only when a charge would fail) are
-//! inlined with their error messages built out of line, and the compressed wrapper is inflated
-//! raw into a buffer of the declared size, its zlib header and Adler-32 checked here with
-//! `simd-adler32` (zlib's own checksum is a scalar loop that takes a sixth of the inflate time).
+//! Speed: nothing is allocated beyond the term itself (vectors get their exact size from the
+//! count field, atom text is copied once, integers and `[]` in a container are read inline),
+//! the hot checks (bytes left, counts, the budget, which the decoder mirrors locally and hands
+//! to the [`Budget`] only when a charge would fail) are inlined with their error messages built
+//! out of line, and the compressed wrapper is inflated raw into a buffer of the declared size,
+//! its zlib header and Adler-32 checked here with `simd-adler32` (zlib's own checksum is a scalar
+//! loop that takes about 15% of the inflate time).
 //!
 //! Besides [`decode`], the crate uses the [`Decoder`] directly: the `.wings` reader walks the
 //! mesh lists with it into its typed model, decoding every other part as a [`Term`] (see
@@ -629,14 +630,6 @@ impl<'a> Decoder<'a> {
                 let v = i32::from_be_bytes(self.array(t, start, "4-byte value")?);
                 Ok(Term::Int(i64::from(v)))
             }
-            tag::SMALL_BIG => {
-                let n = self.u8(t, start, "length byte")?;
-                self.big(u32::from(n), t, start)
-            }
-            tag::LARGE_BIG => {
-                let n = self.u32(t, start, "4-byte length")?;
-                self.big(n, t, start)
-            }
             tag::NEW_FLOAT => {
                 let value = f64::from_be_bytes(self.array(t, start, "8-byte value")?);
                 if !value.is_finite() {
@@ -651,7 +644,6 @@ impl<'a> Decoder<'a> {
                 }
                 Ok(Term::float(value))
             }
-            tag::FLOAT => self.old_float(start),
             tag::ATOM | tag::SMALL_ATOM | tag::ATOM_UTF8 | tag::SMALL_ATOM_UTF8 => {
                 let (name, tag) = self.atom_parts(t, start)?;
                 Ok(Term::Atom(Atom { name, tag }))
@@ -660,20 +652,7 @@ impl<'a> Decoder<'a> {
                 let n = self.u8(t, start, "arity byte")?;
                 self.tuple(u32::from(n), t, start, depth)
             }
-            tag::LARGE_TUPLE => {
-                let n = self.u32(t, start, "4-byte arity")?;
-                self.tuple(n, t, start, depth)
-            }
             tag::NIL => Ok(Term::Nil),
-            tag::STRING => {
-                let n = self.u16(t, start, "2-byte length")?;
-                Ok(Term::String(self.data(
-                    usize::from(n),
-                    t,
-                    start,
-                    "characters",
-                )?))
-            }
             tag::LIST => {
                 let n = self.u32(t, start, "4-byte length")?;
                 self.enter(depth, t, start)?;
@@ -696,6 +675,36 @@ impl<'a> Decoder<'a> {
             tag::BINARY => {
                 let n = self.u32(t, start, "4-byte length")?;
                 Ok(Term::Binary(self.data(n as usize, t, start, "bytes")?))
+            }
+            _ => self.rare_term(t, start, depth),
+        }
+    }
+
+    /// The terms a real file seldom holds, out of [`Decoder::term`] to keep it small.
+    #[inline(never)]
+    fn rare_term(&mut self, t: u8, start: usize, depth: usize) -> Result<Term> {
+        match t {
+            tag::SMALL_BIG => {
+                let n = self.u8(t, start, "length byte")?;
+                self.big(u32::from(n), t, start)
+            }
+            tag::LARGE_BIG => {
+                let n = self.u32(t, start, "4-byte length")?;
+                self.big(n, t, start)
+            }
+            tag::FLOAT => self.old_float(start),
+            tag::LARGE_TUPLE => {
+                let n = self.u32(t, start, "4-byte arity")?;
+                self.tuple(n, t, start, depth)
+            }
+            tag::STRING => {
+                let n = self.u16(t, start, "2-byte length")?;
+                Ok(Term::String(self.data(
+                    usize::from(n),
+                    t,
+                    start,
+                    "characters",
+                )?))
             }
             tag::BIT_BINARY => {
                 let n = self.u32(t, start, "4-byte length")?;
