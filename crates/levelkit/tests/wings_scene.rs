@@ -185,6 +185,35 @@ fn corpus_scenes_match_wings_own_gltf_export() {
         assert_eq!(ours.triangles, theirs.triangles, "{stem}: triangle count");
         assert_eq!(ours.materials, theirs.materials, "{stem}: material count");
         assert_eq!(ours.textures, theirs.textures, "{stem}: texture count");
+        // A glTF from another writer (Wings' own: triangles, vertices split at every crease,
+        // no levelkit extras) comes back to a .wings that Wings opens as consistent meshes.
+        let gltf_bytes = std::fs::read(&theirs_path).unwrap();
+        let (foreign, _) = levelkit::import::gltf::read(&gltf_bytes, &mut |uri: &str| {
+            std::fs::read(dir.join(uri)).ok()
+        })
+        .unwrap_or_else(|e| panic!("{stem}: Wings' own glTF: {e}"));
+        let (w, _) = Wings::from_scene(&foreign)
+            .unwrap_or_else(|e| panic!("{stem}: Wings' own glTF to .wings: {e}"));
+        let back = dir.join(format!("{stem}-from-wings-gltf.wings"));
+        std::fs::write(&back, w.write().unwrap()).unwrap();
+        assert!(
+            Wings::read(&std::fs::read(&back).unwrap())
+                .unwrap()
+                .validate()
+                .is_empty()
+        );
+        let mut info = Command::new(&script);
+        if common::on_path("xvfb-run") {
+            // The .wings references Wings' PNG beside it, which Wings reads through wxImage.
+            info.env("WINGS_XVFB", "1");
+        }
+        let out = info.arg("info").arg(&back).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && !text.contains("consistent=false"),
+            "{stem}: Wings refused the .wings made from its own glTF: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         for k in 0..3 {
             // Wings writes f32 positions.
             assert!(
