@@ -22,7 +22,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::LazyLock;
 
@@ -31,6 +31,8 @@ use divan::counter::BytesCount;
 use flate2::{Decompress, FlushDecompress, Status};
 use levelkit::Limits;
 use levelkit::etf::{self, Compression, External, Term};
+
+mod common;
 
 fn main() {
     let input = &*INPUT;
@@ -54,22 +56,6 @@ struct Input {
 }
 
 static INPUT: LazyLock<Input> = LazyLock::new(load);
-
-fn largest_wings(dir: &Path, best: &mut Option<(u64, PathBuf)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "bad") {
-                largest_wings(&path, best);
-            }
-        } else if path.extension().is_some_and(|e| e == "wings") {
-            let len = path.metadata().unwrap().len();
-            if best.as_ref().is_none_or(|(l, _)| len > *l) {
-                *best = Some((len, path));
-            }
-        }
-    }
-}
 
 /// A Wings-like term: edge records, vertex binaries, a few strings.
 fn synthetic() -> Term {
@@ -111,12 +97,8 @@ fn synthetic() -> Term {
 }
 
 fn load() -> Input {
-    let corpus = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty());
-    let (name, compressed) = match corpus {
-        Some(dir) => {
-            let mut best = None;
-            largest_wings(&PathBuf::from(dir).join("wings"), &mut best);
-            let (_, path) = best.expect("LEVELKIT_CORPUS is set but has no .wings files");
+    let (name, compressed) = match common::largest_wings() {
+        Some(path) => {
             let bytes = std::fs::read(&path).unwrap();
             (path.display().to_string(), bytes[19..].to_vec())
         }

@@ -10,7 +10,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use divan::Bencher;
@@ -18,38 +17,20 @@ use divan::counter::BytesCount;
 use levelkit::export::{gltf, obj};
 use levelkit::formats::wings::{self, Wings};
 
+mod common;
+
 fn main() {
     divan::main();
 }
 
-fn wings_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = entry.path();
-        if p.is_dir() && p.file_name().is_none_or(|n| n != "bad") {
-            wings_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "wings") {
-            out.push(p);
-        }
+static INPUT: LazyLock<Vec<u8>> = LazyLock::new(|| match common::largest_wings() {
+    Some(p) => {
+        eprintln!("scene bench input: {}", p.display());
+        std::fs::read(p).unwrap()
     }
-}
-
-static INPUT: LazyLock<Vec<u8>> = LazyLock::new(|| {
-    let mut files = Vec::new();
-    if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
-        wings_files(&PathBuf::from(dir).join("wings"), &mut files);
-    }
-    let largest = files
-        .iter()
-        .max_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0));
-    match largest {
-        Some(p) => {
-            eprintln!("scene bench input: {}", p.display());
-            std::fs::read(p).unwrap()
-        }
-        None => {
-            eprintln!("scene bench input: the bundled sample (set LEVELKIT_CORPUS)");
-            wings::samples::cube().unwrap().write().unwrap()
-        }
+    None => {
+        eprintln!("scene bench input: the bundled sample (set LEVELKIT_CORPUS)");
+        wings::samples::cube().unwrap().write().unwrap()
     }
 });
 

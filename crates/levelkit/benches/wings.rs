@@ -13,7 +13,7 @@
 //!
 //! `LEVELKIT_CORPUS=/work/shared/corpus cargo bench -p levelkit --bench wings`
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::LazyLock;
 
@@ -21,6 +21,8 @@ use divan::Bencher;
 use divan::counter::BytesCount;
 use levelkit::etf::{self, Compression, External};
 use levelkit::formats::wings;
+
+mod common;
 
 fn main() {
     erlang_baseline();
@@ -66,27 +68,9 @@ fn erlang_baseline() {
     }
 }
 
-fn wings_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = entry.path();
-        if p.is_dir() && p.file_name().is_none_or(|n| n != "bad") {
-            wings_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "wings") {
-            out.push(p);
-        }
-    }
-}
-
 /// The largest corpus file (or the sample), and the size of its inflated term.
 static INPUT: LazyLock<(Vec<u8>, usize)> = LazyLock::new(|| {
-    let mut files = Vec::new();
-    if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
-        wings_files(&PathBuf::from(dir).join("wings"), &mut files);
-    }
-    let largest = files
-        .iter()
-        .max_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0));
-    let bytes = match largest {
+    let bytes = match common::largest_wings() {
         Some(p) => {
             eprintln!("wings bench input: {}", p.display());
             std::fs::read(p).unwrap_or_default()

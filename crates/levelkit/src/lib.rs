@@ -52,6 +52,9 @@ pub mod scene;
 pub mod strings;
 pub mod tilemap;
 
+#[cfg(test)]
+mod testutil;
+
 pub use error::{Error, ErrorKind, Location, Result, Severity, Warning};
 pub use limits::Limits;
 pub use registry::{Format, sniff};

@@ -134,6 +134,24 @@ fn wings_export(script: &Path, input: &Path, output: &Path) -> bool {
     out.status.success()
 }
 
+/// Wings 3D's `info` on `file` (under xvfb when available, for texture files): it must load,
+/// with every object `consistent=true`. Returns the report.
+fn wings_opens(script: &Path, file: &Path) -> String {
+    let mut cmd = Command::new(script);
+    if common::on_path("xvfb-run") {
+        cmd.env("WINGS_XVFB", "1");
+    }
+    let out = cmd.arg("info").arg(file).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success() && !text.contains("consistent=false"),
+        "{}: Wings refused the file: {text}{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
 }
@@ -202,18 +220,8 @@ fn corpus_scenes_match_wings_own_gltf_export() {
                 .validate()
                 .is_empty()
         );
-        let mut info = Command::new(&script);
-        if common::on_path("xvfb-run") {
-            // The .wings references Wings' PNG beside it, which Wings reads through wxImage.
-            info.env("WINGS_XVFB", "1");
-        }
-        let out = info.arg("info").arg(&back).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && !text.contains("consistent=false"),
-            "{stem}: Wings refused the .wings made from its own glTF: {text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        // The .wings references Wings' PNG beside it, which Wings reads through wxImage.
+        wings_opens(&script, &back);
         for k in 0..3 {
             // Wings writes f32 positions.
             assert!(
@@ -301,19 +309,7 @@ fn corpus_wings_to_scene_and_back_keeps_the_visible_geometry() {
         if let Some(script) = &script {
             let out_path = dir.join(file.file_name().unwrap());
             std::fs::write(&out_path, &bytes).unwrap();
-            let out = Command::new(script)
-                .arg("info")
-                .arg(&out_path)
-                .output()
-                .unwrap();
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                out.status.success() && !text.contains("consistent=false"),
-                "{}: Wings refused our file: {}{}",
-                file.display(),
-                text,
-                String::from_utf8_lossy(&out.stderr)
-            );
+            wings_opens(script, &out_path);
         }
     }
 }
@@ -415,17 +411,7 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
         if let Some(script) = &script {
             let out_path = dir.join(&name);
             std::fs::write(&out_path, &bytes).unwrap();
-            let out = Command::new(script)
-                .arg("info")
-                .arg(&out_path)
-                .output()
-                .unwrap();
-            let text = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                out.status.success() && !text.contains("consistent=false"),
-                "{name}: Wings refused our file: {text}{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let text = wings_opens(script, &out_path);
             let faces: usize = text
                 .lines()
                 .filter(|l| l.starts_with("object "))

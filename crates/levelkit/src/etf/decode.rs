@@ -1409,13 +1409,7 @@ mod tests {
     /// still decodes re-encodes to a term that decodes the same.
     #[test]
     fn garbage_sweep() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testutil::xorshift();
         let (mut decoded, mut refused) = (0, 0);
         for (name, _, bytes) in cases().into_iter().filter(|c| c.2.len() < 600) {
             let mut whole = vec![131];

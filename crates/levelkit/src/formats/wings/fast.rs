@@ -226,17 +226,7 @@ fn edge_item_as_written(d: &mut Decoder<'_>, atoms: AtomTag) -> Fast<Option<Edge
                 };
                 *slot = v;
             }
-            let [vs, ve, lf, rf, ltpr, ltsu, rtpr, rtsu] = n;
-            Ok(Some(EdgeItem::Edge(EdgeRecord {
-                vs,
-                ve,
-                lf,
-                rf,
-                ltpr,
-                ltsu,
-                rtpr,
-                rtsu,
-            })))
+            Ok(Some(EdgeItem::Edge(EdgeRecord::from(n))))
         }
         Some(2) => {
             let Some((name, tag)) = d.atom_text()? else {
@@ -452,13 +442,7 @@ mod tests {
     /// Changed bytes: whatever the one-pass read still reads is the term read's result.
     #[test]
     fn one_pass_read_garbage_sweep() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testutil::xorshift();
         let (mut read, mut given_up) = (0, 0);
         for (_, payload) in payloads() {
             let Some(plain) = plain(&payload) else {

@@ -189,6 +189,22 @@ pub struct Legacy {
     pub term: Term,
 }
 
+impl From<[u32; 8]> for EdgeRecord {
+    /// The eight numbers in file order: `Vs, Ve, Lf, Rf, Ltpr, Ltsu, Rtpr, Rtsu`.
+    fn from([vs, ve, lf, rf, ltpr, ltsu, rtpr, rtsu]: [u32; 8]) -> Self {
+        EdgeRecord {
+            vs,
+            ve,
+            lf,
+            rf,
+            ltpr,
+            ltsu,
+            rtpr,
+            rtsu,
+        }
+    }
+}
+
 impl Edge {
     /// The `{edge, …}` record (the first, should there be more).
     pub fn record(&self) -> Option<&EdgeRecord> {

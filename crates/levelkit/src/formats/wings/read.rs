@@ -335,17 +335,7 @@ pub(super) fn typed_edge_item(t: &Term, atoms: AtomTag, path: &str) -> Result<Op
                         )
                     })?;
             }
-            let [vs, ve, lf, rf, ltpr, ltsu, rtpr, rtsu] = n;
-            Ok(Some(EdgeItem::Edge(EdgeRecord {
-                vs,
-                ve,
-                lf,
-                rf,
-                ltpr,
-                ltsu,
-                rtpr,
-                rtsu,
-            })))
+            Ok(Some(EdgeItem::Edge(EdgeRecord::from(n))))
         }
         [Term::Atom(a), Term::Binary(b)] if a.tag == atoms => {
             let item = match a.name.as_str() {

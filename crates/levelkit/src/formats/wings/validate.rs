@@ -676,13 +676,7 @@ mod tests {
         let Content::V2(doc) = samples::cube().unwrap().content else {
             panic!("the sample is version 2")
         };
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testutil::xorshift();
         let (mut loops, mut broken) = (0, 0);
         for shape in &doc.shapes {
             for round in 0..400 {

@@ -1,0 +1,28 @@
+//! Shared by the benches: finding their real-file input under `$LEVELKIT_CORPUS`.
+
+use std::path::{Path, PathBuf};
+
+/// The largest `.wings` under `$LEVELKIT_CORPUS/wings`, leaving out `bad/`; `None` when the
+/// variable is unset or empty, or there is no such file.
+pub fn largest_wings() -> Option<PathBuf> {
+    let dir = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty())?;
+    let mut best: Option<(u64, PathBuf)> = None;
+    walk(&PathBuf::from(dir).join("wings"), &mut best);
+    best.map(|(_, p)| p)
+}
+
+fn walk(dir: &Path, best: &mut Option<(u64, PathBuf)>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "bad") {
+                walk(&path, best);
+            }
+        } else if path.extension().is_some_and(|e| e == "wings") {
+            let len = path.metadata().map_or(0, |m| m.len());
+            if best.as_ref().is_none_or(|(l, _)| len > *l) {
+                *best = Some((len, path));
+            }
+        }
+    }
+}
