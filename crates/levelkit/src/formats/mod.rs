@@ -321,7 +321,10 @@ impl Model {
                 Vec::new(),
             )),
             (Model::Tiled(doc), t) => doc.to_level(t),
-            (model, Format::Gltf | Format::Glb | Format::Obj) if model.to_scene().is_some() => {
+            (
+                model @ (Model::Wings(_) | Model::Scene(_)),
+                Format::Gltf | Format::Glb | Format::Obj,
+            ) => {
                 let (scene, warnings) = model
                     .to_scene()
                     .unwrap_or_else(|| (Scene::new(model.format()), Vec::new()));

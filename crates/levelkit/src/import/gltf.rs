@@ -945,19 +945,13 @@ impl<'a> Reader<'a> {
                 format!("index {bad} is not one of the {vcount} vertices"),
             ));
         }
-        let base = mesh.positions.len();
-        let base32 = u32::try_from(base)
-            .ok()
-            .filter(|b| {
-                b.checked_add(u32::try_from(vcount).unwrap_or(u32::MAX))
-                    .is_some()
-            })
-            .ok_or_else(|| self.err(at, "the mesh has more than 2^32 positions"))?;
         self.budget
             .charge(vcount * 24, "positions", Location::path(at))?;
-        let sources: Option<Vec<u64>> = self
-            .extras(&p.extras, at)
-            .get(keys::POSITIONS)
+        // Parsed once here; the face reader takes what it needs from the same map.
+        let mut extras = self.extras(&p.extras, at);
+        let sources: Option<Vec<u64>> = extras
+            .remove(keys::POSITIONS)
+            .as_ref()
             .and_then(Value::as_array)
             .and_then(|a| a.iter().map(Value::as_u64).collect::<Option<Vec<u64>>>())
             .filter(|ids| ids.len() == vcount);
@@ -977,7 +971,6 @@ impl<'a> Reader<'a> {
             }
             remap.push(id);
         }
-        let _ = base32;
         let ignored: Vec<String> = p
             .attributes
             .keys()
@@ -1005,7 +998,9 @@ impl<'a> Reader<'a> {
                 }));
                 Ok(())
             }
-            _ => self.read_faces(mesh, p, at, mode, &indices, vcount, &remap, material),
+            _ => self.read_faces(
+                mesh, p, at, mode, &indices, vcount, &remap, material, extras,
+            ),
         }
     }
 
@@ -1020,6 +1015,7 @@ impl<'a> Reader<'a> {
         vcount: usize,
         remap: &[u32],
         material: Option<usize>,
+        mut extras: Map<String, Value>,
     ) -> Result<()> {
         let attribute = |r: &mut Self, semantic: Semantic, types: &[Type], name: &str| {
             let Some(a) = p.attributes.get(&Valid(semantic)) else {
@@ -1077,7 +1073,6 @@ impl<'a> Reader<'a> {
                     .collect()
             }
         };
-        let mut extras = self.extras(&p.extras, at);
         let polygons: Option<Vec<usize>> = match extras.remove(keys::POLYGONS) {
             Some(v) if mode == Mode::Triangles => {
                 let counts: Option<Vec<usize>> = v.as_array().and_then(|a| {
@@ -1113,7 +1108,6 @@ impl<'a> Reader<'a> {
         };
         let without_uv = set(extras.remove(keys::FACES_WITHOUT_UV));
         let uncolored = set(extras.remove(keys::UNCOLORED_VERTICES));
-        extras.remove(keys::POSITIONS);
         if !extras.is_empty() {
             let names: Vec<&str> = extras.keys().map(String::as_str).collect();
             self.warn(
