@@ -63,6 +63,7 @@
 //! * Materials and textures are all written, used or not, so their indices survive a round trip;
 //!   the validator reports unused ones as information, not warnings.
 
+use crate::scene::vec3::{cross, dot, unit};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
@@ -1698,23 +1699,6 @@ fn file_uri(path: &str) -> String {
 }
 
 // ---- geometry ------------------------------------------------------------------------------
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
-    let len = dot(v, v).sqrt();
-    (len.is_finite() && len > 0.0).then(|| v.map(|x| x / len))
-}
 
 fn unit_quat(q: [f64; 4]) -> [f64; 4] {
     let len = q.iter().map(|v| v * v).sum::<f64>().sqrt();

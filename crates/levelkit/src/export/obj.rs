@@ -65,6 +65,7 @@
 //!
 //! A scene with [`Scene::validate`] errors is refused: its indices cannot be trusted.
 
+use crate::scene::vec3::cross;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -770,14 +771,6 @@ impl Xform {
             n
         }
     }
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 /// Linear to sRGB transfer function (IEC 61966-2-1), as OBJ vertex colours are read by Blender.

@@ -19,6 +19,7 @@
 // Integer keys hashed in hot loops: FxHash, not SipHash (no untrusted-key DoS concern that
 // outweighs the speed here: keys are indices bounded by the input).
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use vec3::unit;
 
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +27,7 @@ use crate::error::{Location, Severity, Warning};
 use crate::registry::Format;
 
 pub mod triangulate;
+pub(crate) mod vec3;
 
 /// Fields with no home in the common model, kept for the way back: glTF `extras`.
 pub type Extras = serde_json::Map<String, serde_json::Value>;
@@ -1074,11 +1076,6 @@ impl Mesh {
         }
         b
     }
-}
-
-fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
-    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    (len > 1e-20 && len.is_finite()).then(|| [v[0] / len, v[1] / len, v[2] / len])
 }
 
 /// Column-major 4x4 product `a * b`.

@@ -48,6 +48,8 @@
 
 #![deny(clippy::indexing_slicing)]
 
+use super::vec3::{cross, dot, sub};
+
 /// Below this fraction of the quad's area (times the cosine to its normal), a quad triangle is
 /// counted as facing away or degenerate.
 const QUAD_EPS: f64 = 1e-10;
@@ -423,22 +425,6 @@ fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
 
 fn dist2_2d(a: [f64; 2], b: [f64; 2]) -> f64 {
     (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)
-}
-
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
 }
 
 fn dist2(a: [f64; 3], b: [f64; 3]) -> f64 {

@@ -310,16 +310,9 @@ impl Winged {
             if let Some(u) = uv_lt {
                 items.push(EdgeItem::UvLt(u));
             }
-            items.push(EdgeItem::Edge(EdgeRecord {
-                vs,
-                ve,
-                lf,
-                rf,
-                ltpr,
-                ltsu,
-                rtpr,
-                rtsu,
-            }));
+            items.push(EdgeItem::Edge(EdgeRecord::from([
+                vs, ve, lf, rf, ltpr, ltsu, rtpr, rtsu,
+            ])));
             edges.push(Edge { items });
         }
         if let Some(v) = used.iter().position(|u| !u) {

@@ -34,6 +34,7 @@
 //! decoded; pixels stored bottom-up) or external file references. Lights, cameras and
 //! animations are not objects in Wings and are reported as warnings.
 
+use crate::scene::vec3::{add, cross, dot, scale, sub, unit};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::mesh::Polygon;
@@ -676,30 +677,6 @@ fn freeze_mirror(mesh: &mut Mesh, mirror: &[u32]) {
         })
         .collect();
     mesh.hard_edges.extend(hard);
-}
-
-fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn scale(a: [f64; 3], s: f64) -> [f64; 3] {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
-    let l = dot(v, v).sqrt();
-    (l > 1e-12 && l.is_finite()).then(|| scale(v, 1.0 / l))
 }
 
 /// The rotation that turns −Z towards `forward` with +Y as close to `up` as possible, as a
