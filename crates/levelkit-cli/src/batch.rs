@@ -294,7 +294,14 @@ fn wanted(path: &Path, target: &Target) -> bool {
             let scene_target = matches!(target.format, Format::Gltf | Format::Glb | Format::Obj);
             let is_scene = matches!(
                 format,
-                Format::Wings | Format::Gltf | Format::Glb | Format::Obj
+                Format::Wings
+                    | Format::Gltf
+                    | Format::Glb
+                    | Format::Obj
+                    | Format::WmpText
+                    | Format::Wmpb
+                    | Format::DollarM
+                    | Format::Wdb
             );
             format.info().readable
                 && format != target.format

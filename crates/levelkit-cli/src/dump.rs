@@ -89,11 +89,31 @@ pub fn text_dump(name: &str, model: &Model) -> String {
         }
         Model::Wings(w) => dump_wings(&mut s, name, w),
         Model::Scene(doc) => dump_scene(&mut s, name, doc),
-        other => writeln!(s, "{name}: {} file (no text dump yet)", other.format()),
+        other => match other.to_scene() {
+            // 3D formats without a dump of their own show what they export: the scene.
+            Some((scene, warnings)) => {
+                let summary = serde_json::to_string(&other.summary()).unwrap_or_default();
+                let _ = writeln!(s, "{name}: {} ({summary})", version_line(other));
+                dump_scene(
+                    &mut s,
+                    name,
+                    &levelkit::formats::SceneDoc {
+                        format: other.format(),
+                        scene,
+                        warnings,
+                    },
+                )
+            }
+            None => writeln!(s, "{name}: {} file (no text dump yet)", other.format()),
+        },
     };
     // Writing into a String cannot fail; should it, a partial dump is still the best answer.
     let _ = result;
     s
+}
+
+fn version_line(model: &Model) -> String {
+    crate::info::version(model)
 }
 
 /// A string for display: quoted, code page 1252 decoded.

@@ -87,6 +87,16 @@ pub fn version(model: &Model) -> String {
                     .unwrap_or("2.0")
             ),
         },
+        Model::Wmp(w) => match w.dialect().version() {
+            Some(711) => "3D GameStudio $$M (version 711)".to_owned(),
+            Some(v) => format!("3D GameStudio text level, version {v}"),
+            None => "3D GameStudio text level, A4 (no version line)".to_owned(),
+        },
+        Model::Wmpb(w) => match w.summary().version {
+            Some(v) => format!("3D GameStudio WMPB {v}"),
+            None => "3D GameStudio WMPB".to_owned(),
+        },
+        Model::Wdb(w) => format!("V-Chat world, version {}", w.summary().version),
         other => other.format().name().to_owned(),
     }
 }

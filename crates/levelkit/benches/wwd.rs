@@ -1,5 +1,7 @@
 //! WWD throughput: reading (with validation) an uncompressed and a compressed level, the bare zlib
 //! inflate of the same main block as the baseline for the compressed read, and writing both ways.
+//! The compressed read goes through the streaming reader (`wwd::stream`); the same file through
+//! the whole-image reader it falls back on for unusual layouts is measured too.
 //!
 //! Input: with `LEVELKIT_CORPUS` set, `$LEVELKIT_CORPUS/wwd/RETAIL01_nocompress.WWD` and
 //! `RETAIL01.WWD` (the same Claw level); otherwise a generated `claw_like_sized(384, 96, 1000)`
@@ -77,6 +79,11 @@ fn load() -> Input {
     let level = wwd::read(&plain).expect("uncompressed level reads");
     let from_compressed = wwd::read(&compressed).expect("compressed level reads");
     assert!(!level.is_compressed() && from_compressed.is_compressed());
+    let limits = levelkit::Limits::default();
+    assert!(
+        wwd::stream::read_streamed(&compressed, &limits).as_ref() == Some(&from_compressed),
+        "the compressed level does not take the streaming path"
+    );
     // The same level, though the retail pair lists the objects in a different order.
     let shape = |w: &Wwd| {
         w.planes
@@ -124,6 +131,19 @@ fn read_compressed(bencher: Bencher) {
     let data = &INPUT.compressed;
     bencher.counter(bytes()).bench(|| {
         let level = wwd::read(black_box(data)).unwrap();
+        let findings = level.validate();
+        (level, findings)
+    });
+}
+
+/// (b') The compressed file through the whole-image reader alone (the fallback for files not in
+/// the editor's layout), with validation.
+#[divan::bench]
+fn read_compressed_whole_image(bencher: Bencher) {
+    let data = &INPUT.compressed;
+    let limits = levelkit::Limits::default();
+    bencher.counter(bytes()).bench(|| {
+        let level = wwd::stream::read_whole_image(black_box(data), &limits).unwrap();
         let findings = level.validate();
         (level, findings)
     });

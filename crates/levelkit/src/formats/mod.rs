@@ -10,6 +10,8 @@ pub mod gani;
 pub mod graal;
 pub mod nw;
 pub mod wings;
+pub mod wdb;
+pub mod wmp;
 pub mod wwd;
 
 use serde::{Deserialize, Serialize};
@@ -45,6 +47,12 @@ pub enum Model {
     Tiled(TiledDoc),
     /// A glTF, GLB or OBJ file, read into the common 3D model; it converts to `.wings`.
     Scene(SceneDoc),
+    /// A 3D GameStudio text level (`.wmp`: A4, v510, v710) or compiler input (`$$M`).
+    Wmp(wmp::text::WmpText),
+    /// A 3D GameStudio binary level (WMPB `.wmp`).
+    Wmpb(wmp::binary::Wmpb),
+    /// A V-Chat world (`.wdb`).
+    Wdb(wdb::Wdb),
 }
 
 /// A glTF, GLB or OBJ file in the common 3D model.
@@ -142,6 +150,10 @@ impl Model {
             Model::Wings(_) => Format::Wings,
             Model::Tiled(t) => t.format,
             Model::Scene(s) => s.format,
+            Model::Wmp(w) if w.dialect() == wmp::text::Dialect::DollarM => Format::DollarM,
+            Model::Wmp(_) => Format::WmpText,
+            Model::Wmpb(_) => Format::Wmpb,
+            Model::Wdb(_) => Format::Wdb,
         }
     }
 
@@ -176,6 +188,11 @@ impl Model {
             Format::Nw => nw::read_with(bytes, limits).map(Model::Nw),
             Format::Gani => gani::read_with(bytes, limits).map(Model::Gani),
             Format::Wings => wings::read_with(bytes, limits).map(Model::Wings),
+            Format::WmpText | Format::DollarM => {
+                wmp::text::WmpText::read_with(bytes, limits).map(Model::Wmp)
+            }
+            Format::Wmpb => wmp::binary::Wmpb::read_with(bytes, limits).map(Model::Wmpb),
+            Format::Wdb => wdb::read_with(bytes, limits).map(Model::Wdb),
             Format::Json => Model::from_json(bytes),
             Format::Tmx | Format::Tmj => {
                 let read = if format == Format::Tmx {
@@ -235,6 +252,9 @@ impl Model {
             Model::Tiled(t) if t.format == Format::Tmj => tiled::to_tmj(&t.map, &t.options),
             Model::Tiled(t) => tiled::to_tmx(&t.map, &t.options),
             Model::Scene(s) => export_scene(&s.scene, s.format, "model").map(|f| f.main),
+            Model::Wmp(w) => w.write(),
+            Model::Wmpb(w) => w.write(),
+            Model::Wdb(w) => w.write(),
         }
     }
 
@@ -270,6 +290,9 @@ impl Model {
                 out.extend(s.scene.validate());
                 out
             }
+            Model::Wmp(w) => w.validate(),
+            Model::Wmpb(w) => w.validate(),
+            Model::Wdb(w) => w.validate(),
         }
     }
 
@@ -305,6 +328,9 @@ impl Model {
                 })
             }
             Model::Scene(s) => serde_json::to_value(s.scene.counts()).unwrap_or_default(),
+            Model::Wmp(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
+            Model::Wmpb(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
+            Model::Wdb(w) => serde_json::to_value(w.summary()).unwrap_or_default(),
         }
     }
 
@@ -321,25 +347,38 @@ impl Model {
                 Vec::new(),
             )),
             (Model::Tiled(doc), t) => doc.to_level(t),
-            (
-                model @ (Model::Wings(_) | Model::Scene(_)),
-                Format::Gltf | Format::Glb | Format::Obj,
-            ) => {
-                let (scene, warnings) = model
-                    .to_scene()
-                    .unwrap_or_else(|| (Scene::new(model.format()), Vec::new()));
-                Ok((
-                    Model::Scene(SceneDoc {
-                        format: target,
-                        scene,
-                        warnings: Vec::new(),
-                    }),
-                    warnings,
-                ))
+            (Model::Wmp(_) | Model::Wmpb(_), Format::DollarM) => {
+                let (level, mut warnings) = self.level().unwrap_or_default();
+                let (compiled, more) = wmp::compile(&level)?;
+                warnings.extend(more);
+                Ok((Model::Wmp(compiled), warnings))
             }
-            (Model::Scene(doc), Format::Wings) => {
-                let (w, warnings) = wings::Wings::from_scene(&doc.scene)?;
-                Ok((Model::Wings(w), warnings))
+            (model, Format::Gltf | Format::Glb | Format::Obj | Format::Wings | Format::Wdb)
+                if model.is_3d() =>
+            {
+                let Some((scene, mut warnings)) = model.to_scene() else {
+                    return Err(Error::unsupported(target, Location::default(), "not a 3D model"));
+                };
+                match target {
+                    Format::Wings => {
+                        let (w, more) = wings::Wings::from_scene(&scene)?;
+                        warnings.extend(more);
+                        Ok((Model::Wings(w), warnings))
+                    }
+                    Format::Wdb => {
+                        let (w, more) = wdb::Wdb::from_scene(&scene)?;
+                        warnings.extend(more);
+                        Ok((Model::Wdb(w), warnings))
+                    }
+                    _ => Ok((
+                        Model::Scene(SceneDoc {
+                            format: target,
+                            scene,
+                            warnings: Vec::new(),
+                        }),
+                        warnings,
+                    )),
+                }
             }
             (Model::Graal(g), Format::Nw) => {
                 let (level, mut warnings) = g.to_level();
@@ -358,8 +397,8 @@ impl Model {
                 Location::default(),
                 format!(
                     "cannot convert {} to {} (levels convert to JSON, Tiled and their own format, \
-                     Graal levels between .graal and .nw, 3D models between .wings, .glb, .gltf \
-                     and .obj)",
+                     Graal levels between .graal and .nw, 3D models (.wings, .wmp, $$M, .wdb) to \
+                     .glb, .gltf, .obj, .wings and .wdb, 3D GameStudio levels to $$M)",
                     model.format().name(),
                     t.name()
                 ),
@@ -374,7 +413,12 @@ impl Model {
             Model::Wwd(w) => Some(w.to_tilemap()),
             Model::Graal(g) => Some(g.to_tilemap()),
             Model::Nw(n) => Some(n.to_tilemap()),
-            Model::Gani(_) | Model::Wings(_) | Model::Scene(_) => None,
+            Model::Gani(_)
+            | Model::Wings(_)
+            | Model::Scene(_)
+            | Model::Wmp(_)
+            | Model::Wmpb(_)
+            | Model::Wdb(_) => None,
             Model::Tiled(t) => Some((t.map.clone(), t.warnings.clone())),
         }
     }
@@ -385,6 +429,31 @@ impl Model {
         match self {
             Model::Wings(w) => Some(w.to_scene()),
             Model::Scene(s) => Some((s.scene.clone(), s.warnings.clone())),
+            Model::Wdb(w) => Some(w.to_scene()),
+            Model::Wmp(_) | Model::Wmpb(_) => {
+                let (level, mut warnings) = self.level()?;
+                let (scene, more) = wmp::to_scene(&level, self.format());
+                warnings.extend(more);
+                Some((scene, warnings))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the model is 3D (it has a [`Model::to_scene`]).
+    pub fn is_3d(&self) -> bool {
+        matches!(
+            self,
+            Model::Wings(_) | Model::Scene(_) | Model::Wmp(_) | Model::Wmpb(_) | Model::Wdb(_)
+        )
+    }
+
+    /// The 3D GameStudio level of a `.wmp` (text or WMPB) or `$$M` file, A4 blocks built from
+    /// their planes; `None` for other formats.
+    pub fn level(&self) -> Option<(wmp::Level, Vec<Warning>)> {
+        match self {
+            Model::Wmp(w) => Some(wmp::level_of_text(w)),
+            Model::Wmpb(w) => Some(w.to_level()),
             _ => None,
         }
     }

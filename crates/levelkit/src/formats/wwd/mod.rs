@@ -38,6 +38,7 @@ mod convert;
 mod model;
 mod read;
 pub mod samples;
+pub mod stream;
 mod write;
 
 pub use convert::{AFTER_NUL_SUFFIX, LAYOUT_PROPERTY, from_tilemap, to_tilemap};

@@ -3,6 +3,11 @@
 //! The header is parsed from the file itself; the main block is used in place when uncompressed
 //! and inflated into one buffer (header + main block, the "image" all stored offsets point into)
 //! when compressed. Sections are then found through their offsets, in any order.
+//!
+//! Compressed files in the editor's layout first go through the streaming reader
+//! (`stream.rs`), which inflates each section straight to where the model needs it and gives up
+//! on anything else; this whole-image reader is then the fallback that decides, so both give the
+//! same model or error.
 
 #![deny(clippy::arithmetic_side_effects)]
 
@@ -23,26 +28,44 @@ pub fn read(bytes: &[u8]) -> Result<Wwd> {
 }
 
 /// Header fields that locate things, as read, before the model is built.
-struct Derived {
-    num_planes: u32,
-    offset_planes: u32,
-    offset_tile_properties: u32,
-    decompressed_size: u32,
-    checksum: u32,
+pub(super) struct Derived {
+    pub(super) num_planes: u32,
+    pub(super) offset_planes: u32,
+    pub(super) offset_tile_properties: u32,
+    pub(super) decompressed_size: u32,
+    pub(super) checksum: u32,
 }
 
 /// Plane-header fields that locate things.
-struct PlaneRefs {
-    num_image_sets: u32,
-    num_objects: u32,
-    layout: PlaneLayout,
+pub(super) struct PlaneRefs {
+    pub(super) num_image_sets: u32,
+    pub(super) num_objects: u32,
+    pub(super) layout: PlaneLayout,
 }
 
 /// Read a WWD file, refusing anything that would pass `limits`.
 pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
-    let mut budget = limits.budget(F);
     let mut r = ByteReader::new(F, bytes);
     let (header, derived) = read_header(&mut r)?;
+    if header.flags.contains(HeaderFlags::COMPRESS) {
+        if let Some(wwd) = super::stream::streamed(bytes, &header, &derived, limits) {
+            return Ok(wwd);
+        }
+    }
+    read_image(bytes, header, &derived, limits)
+}
+
+/// [`read_with`] without the streaming reader: the whole-image reader alone.
+pub(super) fn read_whole(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
+    let mut r = ByteReader::new(F, bytes);
+    let (header, derived) = read_header(&mut r)?;
+    read_image(bytes, header, &derived, limits)
+}
+
+/// The whole-image reader, after the header: inflate the main block if needed, then find every
+/// section through its offset.
+fn read_image(bytes: &[u8], header: Header, derived: &Derived, limits: &Limits) -> Result<Wwd> {
+    let mut budget = limits.budget(F);
     let stored_main = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
 
     let mut source = SourceInfo {
@@ -125,8 +148,17 @@ pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
 /// The editor's checksum (wwd-notes B.2): over the main block as stored, skipping its first
 /// byte, plus, for compressed files, the inflated byte at the stored length.
 pub fn checksum(stored_main: &[u8], inflated_main: Option<&[u8]>) -> u32 {
+    let extra = inflated_main
+        .and_then(|inflated| inflated.get(stored_main.len()).copied())
+        .unwrap_or(0);
+    checksum_with_extra(stored_main, extra)
+}
+
+/// [`checksum`] given the extra byte (0 for uncompressed files, and when the inflated main block
+/// is not longer than the stored one).
+pub(super) fn checksum_with_extra(stored_main: &[u8], extra: u8) -> u32 {
     let n = stored_main.len() as u32;
-    let mut c = 0u32.wrapping_sub(n);
+    let c = 0u32.wrapping_sub(n);
     // Sum of bytes minus the sum of offsets 1..n, done as two sums to keep the loop tight; the
     // bytes are summed in 256-byte blocks of u16 lanes (256 x 255 fits), which vectorises well.
     let body = stored_main.get(1..).unwrap_or(&[]);
@@ -143,13 +175,9 @@ pub fn checksum(stored_main: &[u8], inflated_main: Option<&[u8]>) -> u32 {
     } else {
         0
     };
-    c = c.wrapping_add(bytes_sum).wrapping_sub(offsets_sum);
-    if let Some(inflated) = inflated_main {
-        c = c.wrapping_add(u32::from(
-            inflated.get(stored_main.len()).copied().unwrap_or(0),
-        ));
-    }
-    c
+    c.wrapping_add(bytes_sum)
+        .wrapping_sub(offsets_sum)
+        .wrapping_add(u32::from(extra))
 }
 
 fn slot(r: &mut ByteReader<'_>, n: usize, what: &str) -> Result<SlotString> {
@@ -173,7 +201,7 @@ fn slot(r: &mut ByteReader<'_>, n: usize, what: &str) -> Result<SlotString> {
     })
 }
 
-fn read_header(r: &mut ByteReader<'_>) -> Result<(Header, Derived)> {
+pub(super) fn read_header(r: &mut ByteReader<'_>) -> Result<(Header, Derived)> {
     if r.remaining() < HEADER_SIZE as usize {
         return Err(r.error(
             ErrorKind::Truncated,
@@ -251,23 +279,17 @@ fn read_header(r: &mut ByteReader<'_>) -> Result<(Header, Derived)> {
     Ok((header, derived))
 }
 
-/// Inflate the zlib main block into one buffer holding header + main block. Returns the buffer
-/// and how many compressed bytes the stream used (its 2-byte header and 4-byte trailer included).
-///
-/// The zlib wrapper is checked here and the deflate data inflated raw: zlib's own Adler-32 is a
-/// scalar loop that takes over a third of the inflate time, so the trailer is verified with
-/// `simd-adler32` instead (the same checksum, RFC 1950 section 8.2).
-///
-/// The size field only sizes the first allocation, and never beyond 64 times the compressed
-/// bytes present (real levels inflate 10 to 30 times; deflate's own ceiling is 1032:1) or the
-/// budget; past that the buffer grows by doubling, each step charged to the budget.
-fn inflate_main_block(
-    bytes: &[u8],
-    declared: u32,
-    budget: &mut Budget,
-) -> Result<(Vec<u8>, usize)> {
-    let header = bytes.get(..HEADER_SIZE as usize).unwrap_or(&[]);
-    let input = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
+/// The first inflate allocation's size in bytes, which the budget is charged for up front: the
+/// size field, but never beyond 64 times the compressed bytes present (real levels inflate 10 to
+/// 30 times; deflate's own ceiling is 1032:1), nor `max`.
+pub(super) fn initial_inflate_size(declared: u32, compressed_len: usize, max: usize) -> usize {
+    let ratio_bound = compressed_len.saturating_mul(64).saturating_add(64 << 10);
+    (declared as usize).min(ratio_bound).min(max)
+}
+
+/// Check the 2-byte zlib header of the stored main block `input` and return the deflate data
+/// after it.
+pub(super) fn zlib_deflate_data(input: &[u8]) -> Result<&[u8]> {
     let at = |offset: u64| Location::at(u64::from(HEADER_SIZE).saturating_add(offset));
     let [cmf, flg, ..] = *input else {
         return Err(Error::new(
@@ -294,10 +316,29 @@ fn inflate_main_block(
             "compressed main block's zlib header asks for a preset dictionary, which WWD files never use",
         ));
     }
-    let deflate = input.get(2..).unwrap_or(&[]);
+    Ok(input.get(2..).unwrap_or(&[]))
+}
+
+/// Inflate the zlib main block into one buffer holding header + main block. Returns the buffer
+/// and how many compressed bytes the stream used (its 2-byte header and 4-byte trailer included).
+///
+/// The zlib wrapper is checked here and the deflate data inflated raw: zlib's own Adler-32 is a
+/// scalar loop that takes over a third of the inflate time, so the trailer is verified with
+/// `simd-adler32` instead (the same checksum, RFC 1950 section 8.2).
+///
+/// The size field only sizes the first allocation (see [`initial_inflate_size`]); past that the
+/// buffer grows by doubling, each step charged to the budget.
+fn inflate_main_block(
+    bytes: &[u8],
+    declared: u32,
+    budget: &mut Budget,
+) -> Result<(Vec<u8>, usize)> {
+    let header = bytes.get(..HEADER_SIZE as usize).unwrap_or(&[]);
+    let input = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
+    let at = |offset: u64| Location::at(u64::from(HEADER_SIZE).saturating_add(offset));
+    let deflate = zlib_deflate_data(input)?;
     let max = budget.limits().max_alloc.saturating_sub(budget.allocated());
-    let ratio_bound = input.len().saturating_mul(64).saturating_add(64 << 10);
-    let initial = (declared as usize).min(ratio_bound).min(max);
+    let initial = initial_inflate_size(declared, input.len(), max);
     budget.charge(
         initial.saturating_add(HEADER_SIZE as usize),
         "inflated main block",
@@ -367,7 +408,7 @@ fn inflate_main_block(
     Ok((out, end.saturating_add(4)))
 }
 
-fn read_plane_header(r: &mut ByteReader<'_>) -> Result<(Plane, PlaneRefs)> {
+pub(super) fn read_plane_header(r: &mut ByteReader<'_>) -> Result<(Plane, PlaneRefs)> {
     let at = r.offset();
     let block_size = r.u32_le("plane header size")?;
     if block_size != PLANE_HEADER_SIZE {
@@ -487,9 +528,10 @@ fn read_objects(
         Location::at(r.offset()),
     )?;
     r.ensure(n as u64, u64::from(OBJECT_FIXED_SIZE), "objects")?;
-    let mut objects = Vec::with_capacity(n);
-    for index in 0..n {
-        objects.push(read_object(r).map_err(|e| e.in_path(format!("[{index}]")))?);
+    let mut objects = Vec::new();
+    objects.resize_with(n, Object::default);
+    for (index, object) in objects.iter_mut().enumerate() {
+        read_object_into(r, object).map_err(|e| e.in_path(format!("[{index}]")))?;
     }
     Ok(objects)
 }
@@ -512,82 +554,124 @@ fn fields_rect(f: &mut Fields<'_>) -> Rect {
     }
 }
 
-/// One object: the 284 fixed bytes are bounds-checked once and decoded field by field (objects
-/// are most of a level's parse time), then the four strings.
-fn read_object(r: &mut ByteReader<'_>) -> Result<Object> {
+/// One object, decoded into `object` (a default one already in its vector: building the 372-byte
+/// struct on the stack and moving it into the vector copied every record two or three times). The 284 fixed bytes are bounds-checked once and decoded field by field (objects are
+/// most of a level's parse time), then the four strings.
+pub(super) fn read_object_into(r: &mut ByteReader<'_>, object: &mut Object) -> Result<()> {
+    // Every field, by name, so that a new one cannot be left out.
+    let Object {
+        id,
+        x,
+        y,
+        z,
+        i,
+        add_flags,
+        dynamic_flags,
+        draw_flags,
+        user_flags,
+        score,
+        points,
+        powerup,
+        damage,
+        smarts,
+        health,
+        move_rect,
+        hit_rect,
+        attack_rect,
+        clip_rect,
+        user_rect1,
+        user_rect2,
+        user_values,
+        min_x,
+        min_y,
+        max_x,
+        max_y,
+        speed_x,
+        speed_y,
+        tweak_x,
+        tweak_y,
+        counter,
+        speed,
+        width,
+        height,
+        direction,
+        face_dir,
+        time_delay,
+        frame_delay,
+        object_type,
+        hit_type_flags,
+        move_res_x,
+        move_res_y,
+        name,
+        logic,
+        image_set,
+        animation,
+    } = object;
     let mut f = Fields::new(r.bytes(OBJECT_FIXED_SIZE as usize, "object record")?);
-    let id = f.i32();
+    *id = f.i32();
     let size_name = f.u32();
     let size_logic = f.u32();
     let size_image_set = f.u32();
     let size_animation = f.u32();
-    let mut object = Object {
-        id,
-        x: f.i32(),
-        y: f.i32(),
-        z: f.i32(),
-        i: f.i32(),
-        add_flags: AddFlags::from_bits_retain(f.u32()),
-        dynamic_flags: DynamicFlags::from_bits_retain(f.u32()),
-        draw_flags: DrawFlags::from_bits_retain(f.u32()),
-        user_flags: UserFlags::from_bits_retain(f.u32()),
-        score: f.i32(),
-        points: f.i32(),
-        powerup: f.i32(),
-        damage: f.i32(),
-        smarts: f.i32(),
-        health: f.i32(),
-        move_rect: fields_rect(&mut f),
-        hit_rect: fields_rect(&mut f),
-        attack_rect: fields_rect(&mut f),
-        clip_rect: fields_rect(&mut f),
-        user_rect1: fields_rect(&mut f),
-        user_rect2: fields_rect(&mut f),
-        user_values: [
-            f.i32(),
-            f.i32(),
-            f.i32(),
-            f.i32(),
-            f.i32(),
-            f.i32(),
-            f.i32(),
-            f.i32(),
-        ],
-        min_x: f.i32(),
-        min_y: f.i32(),
-        max_x: f.i32(),
-        max_y: f.i32(),
-        speed_x: f.i32(),
-        speed_y: f.i32(),
-        tweak_x: f.i32(),
-        tweak_y: f.i32(),
-        counter: f.i32(),
-        speed: f.i32(),
-        width: f.i32(),
-        height: f.i32(),
-        direction: f.i32(),
-        face_dir: f.i32(),
-        time_delay: f.i32(),
-        frame_delay: f.i32(),
-        object_type: f.u32(),
-        hit_type_flags: f.u32(),
-        move_res_x: f.u32(),
-        move_res_y: f.u32(),
-        ..Object::default()
-    };
+    *x = f.i32();
+    *y = f.i32();
+    *z = f.i32();
+    *i = f.i32();
+    *add_flags = AddFlags::from_bits_retain(f.u32());
+    *dynamic_flags = DynamicFlags::from_bits_retain(f.u32());
+    *draw_flags = DrawFlags::from_bits_retain(f.u32());
+    *user_flags = UserFlags::from_bits_retain(f.u32());
+    *score = f.i32();
+    *points = f.i32();
+    *powerup = f.i32();
+    *damage = f.i32();
+    *smarts = f.i32();
+    *health = f.i32();
+    *move_rect = fields_rect(&mut f);
+    *hit_rect = fields_rect(&mut f);
+    *attack_rect = fields_rect(&mut f);
+    *clip_rect = fields_rect(&mut f);
+    *user_rect1 = fields_rect(&mut f);
+    *user_rect2 = fields_rect(&mut f);
+    for v in user_values {
+        *v = f.i32();
+    }
+    *min_x = f.i32();
+    *min_y = f.i32();
+    *max_x = f.i32();
+    *max_y = f.i32();
+    *speed_x = f.i32();
+    *speed_y = f.i32();
+    *tweak_x = f.i32();
+    *tweak_y = f.i32();
+    *counter = f.i32();
+    *speed = f.i32();
+    *width = f.i32();
+    *height = f.i32();
+    *direction = f.i32();
+    *face_dir = f.i32();
+    *time_delay = f.i32();
+    *frame_delay = f.i32();
+    *object_type = f.u32();
+    *hit_type_flags = f.u32();
+    *move_res_x = f.u32();
+    *move_res_y = f.u32();
     debug_assert_eq!(
         f.remaining(),
         0,
         "object fields and OBJECT_FIXED_SIZE disagree"
     );
-    object.name = RawString::from(r.bytes(size_name as usize, "object name")?);
-    object.logic = RawString::from(r.bytes(size_logic as usize, "object logic")?);
-    object.image_set = RawString::from(r.bytes(size_image_set as usize, "object image set")?);
-    object.animation = RawString::from(r.bytes(size_animation as usize, "object animation")?);
-    Ok(object)
+    *name = RawString::from(r.bytes(size_name as usize, "object name")?);
+    *logic = RawString::from(r.bytes(size_logic as usize, "object logic")?);
+    *image_set = RawString::from(r.bytes(size_image_set as usize, "object image set")?);
+    *animation = RawString::from(r.bytes(size_animation as usize, "object animation")?);
+    Ok(())
 }
 
-fn read_tile_properties(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<TileProperties> {
+pub(super) fn read_tile_properties(
+    r: &mut ByteReader<'_>,
+    budget: &mut Budget,
+) -> Result<TileProperties> {
     let unknown1 = r.u32_le("tile properties header")?;
     let unknown2 = r.u32_le("tile properties unknown2")?;
     let count = r.u32_le("tile property count")?;
