@@ -1297,3 +1297,93 @@ fn batch_to_glb_converts_only_3d_models() {
     assert!(s.path().join("out/claw.json").is_file());
     assert!(!s.path().join("out/claw.glb").exists());
 }
+
+#[test]
+fn gamestudio_levels_info_validate_dump_compile_and_export() {
+    let dir = all_samples();
+    let run = levelkit(dir.path(), &["info", "--json", "room.wmp"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let record = &run.json_lines()[0];
+    assert_eq!(record["format"], "wmp", "{record}");
+    assert_eq!(record["blocks"], 6, "{record}");
+    assert_eq!(record["groups"], 14, "{record}");
+    let run = levelkit(dir.path(), &["validate", "room.wmp"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // dump --json converts back to the identical file.
+    let run = levelkit(dir.path(), &["dump", "--json", "room.wmp"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    std::fs::write(dir.path().join("room.json"), &run.stdout).unwrap();
+    let run = levelkit(dir.path(), &["convert", "room.json", "again.wmp"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        std::fs::read(dir.path().join("again.wmp")).unwrap()
+            == std::fs::read(dir.path().join("room.wmp")).unwrap()
+    );
+    // Compiled to $$M: world coordinates, no groups, readable again.
+    let run = levelkit(dir.path(), &["convert", "room.wmp", "room.$$M"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["info", "--json", "room.$$M"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let record = &run.json_lines()[0];
+    assert_eq!(record["format"], "$$m", "{record}");
+    assert_eq!(record["blocks"], 6, "{record}");
+    assert_eq!(record["groups"], 0, "{record}");
+    // To glTF, GLB and OBJ: one mesh per block plus the path.
+    for out in ["room.glb", "room.gltf", "room.obj", "compiled.glb"] {
+        let input = if out == "compiled.glb" {
+            "room.$$M"
+        } else {
+            "room.wmp"
+        };
+        let run = levelkit(dir.path(), &["convert", input, out]);
+        assert_eq!(run.code, 0, "{out}: {run:?}");
+    }
+    let run = levelkit(dir.path(), &["info", "--json", "room.glb", "compiled.glb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    for record in run.json_lines() {
+        assert_eq!(record["meshes"], 7, "{record}");
+        assert_eq!(record["lights"], 2, "{record}");
+        assert_eq!(record["faces"], 36, "{record}");
+    }
+    // The text dump lists the scene.
+    let run = levelkit(dir.path(), &["dump", "room.wmp"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.out().contains("block 5"), "{}", run.out());
+}
+
+#[test]
+fn vchat_worlds_info_validate_and_convert_both_ways() {
+    let dir = all_samples();
+    let run = levelkit(dir.path(), &["info", "--json", "world.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let record = &run.json_lines()[0];
+    let world = levelkit::formats::wdb::samples::world();
+    let summary = serde_json::to_value(world.summary()).unwrap();
+    for key in ["nodes", "geometries", "lights"] {
+        assert!(record[key].as_u64().unwrap() > 0, "{key}: {record}");
+        assert_eq!(record[key], summary[key], "{key}");
+    }
+    let run = levelkit(dir.path(), &["validate", "world.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["dump", "--json", "world.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    std::fs::write(dir.path().join("world.json"), &run.stdout).unwrap();
+    let run = levelkit(dir.path(), &["convert", "world.json", "again.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        std::fs::read(dir.path().join("again.wdb")).unwrap()
+            == std::fs::read(dir.path().join("world.wdb")).unwrap()
+    );
+    let run = levelkit(dir.path(), &["convert", "world.wdb", "world.glb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["convert", "world.glb", "back.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["validate", "back.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // A Wings model becomes a V-Chat world too.
+    let run = levelkit(dir.path(), &["convert", "cube.wings", "cube.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(dir.path(), &["info", "--json", "cube.wdb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.json_lines()[0]["geometries"].as_u64().unwrap() >= 2);
+}

@@ -46,6 +46,8 @@ enum Expect {
     Gani,
     /// A Wings 3D model that reads, validates clean and round-trips.
     Wings,
+    /// Any other format (told by its name): reads, validates clean and round-trips.
+    Model,
 }
 
 /// (path under the repository, recipe, expectation). The recipes are the documentation of how
@@ -66,7 +68,18 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
     };
     let compressed = samples::claw_like().write().unwrap();
     let tp = tp_offset(&gruntz);
+    let (room, _) = levelkit::formats::wmp::text::WmpText::from_level(
+        &levelkit::formats::wmp::samples::room(),
+        levelkit::formats::wmp::text::Dialect::V710,
+    )
+    .unwrap();
     vec![
+        ("samples/room.wmp", room.write().unwrap(), Expect::Model),
+        (
+            "samples/world.wdb",
+            levelkit::formats::wdb::samples::world().write().unwrap(),
+            Expect::Model,
+        ),
         (
             "samples/claw-like.wwd",
             samples::claw_like().write().unwrap(),
@@ -179,6 +192,14 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             assert!(model.write().unwrap() == on_disk, "{path}: round trip");
             continue;
         }
+        if let Expect::Model = expect {
+            let model =
+                levelkit::formats::Model::read(&on_disk, Some(path), &levelkit::Limits::default())
+                    .unwrap();
+            assert_eq!(model.validate(), vec![], "{path}");
+            assert!(model.write().unwrap() == on_disk, "{path}: round trip");
+            continue;
+        }
         if let Expect::Nw = expect {
             let level = levelkit::formats::nw::read(&on_disk).unwrap();
             assert_eq!(level.validate(), vec![], "{path}");
@@ -205,7 +226,9 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
                 assert!(e.to_string().contains(text), "{path}: {e}");
             }
             (Ok(_), Expect::Fails(..)) => panic!("{path}: accepted"),
-            (_, Expect::Graal | Expect::Nw | Expect::Gani | Expect::Wings) => unreachable!(),
+            (_, Expect::Graal | Expect::Nw | Expect::Gani | Expect::Wings | Expect::Model) => {
+                unreachable!()
+            }
             (Err(e), Expect::Valid(..)) => panic!("{path}: {e}"),
         }
     }

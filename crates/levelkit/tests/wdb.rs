@@ -1154,3 +1154,22 @@ fn blender_plays_the_spin() {
         assert!((turn - want).abs() < 1.5, "{line}");
     }
 }
+
+/// With `LEVELKIT_WDB_SEEDS=DIR`, writes the fixtures, the sample world and a few generated
+/// worlds to `DIR`, as a seed corpus for `fuzz/fuzz_targets/wdb_read.rs`.
+#[test]
+fn write_fuzz_seeds() {
+    let Some(dir) = std::env::var_os("LEVELKIT_WDB_SEEDS") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, _, bytes) in cases() {
+        std::fs::write(dir.join(format!("{name}.wdb")), bytes).unwrap();
+    }
+    std::fs::write(dir.join("world.wdb"), samples::world().write().unwrap()).unwrap();
+    for seed in 0..8u64 {
+        let w = samples::generate(seed, 4 + seed as usize * 3);
+        std::fs::write(dir.join(format!("gen{seed}.wdb")), w.write().unwrap()).unwrap();
+    }
+}

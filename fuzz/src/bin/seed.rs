@@ -121,5 +121,37 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join(file), bytes)?;
     }
+    // 3D GameStudio and V-Chat: the sample level as v710 text and compiled to $$M, a small
+    // WMPB built by the binary module's samples, and generated worlds.
+    use levelkit::formats::wmp;
+    let room = wmp::samples::room();
+    let (v710, _) = wmp::text::WmpText::from_level(&room, wmp::text::Dialect::V710)?;
+    let (dollar_m, _) = wmp::compile(&room)?;
+    let mut more: Vec<(&str, String, Vec<u8>)> = vec![
+        ("wmp_text_read", "room.wmp".into(), v710.write()?),
+        ("wmp_text_read", "room.$$M".into(), dollar_m.write()?),
+        (
+            "wdb_read",
+            "world.wdb".into(),
+            levelkit::formats::wdb::samples::world().write()?,
+        ),
+    ];
+    more.push((
+        "wmpb_read",
+        "level.wmp".into(),
+        wmp::binary::samples::level().write()?,
+    ));
+    for seed in 1..4u64 {
+        more.push((
+            "wdb_read",
+            format!("generated{seed}.wdb"),
+            levelkit::formats::wdb::samples::generate(seed, 12).write()?,
+        ));
+    }
+    for (target, file, bytes) in more {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join(file), bytes)?;
+    }
     Ok(seeds.len())
 }

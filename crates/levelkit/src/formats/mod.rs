@@ -290,7 +290,11 @@ impl Model {
                 out.extend(s.scene.validate());
                 out
             }
-            Model::Wmp(w) => w.validate(),
+            Model::Wmp(w) => {
+                let mut out = w.validate();
+                out.extend(wmp::a4_findings(w));
+                out
+            }
             Model::Wmpb(w) => w.validate(),
             Model::Wdb(w) => w.validate(),
         }

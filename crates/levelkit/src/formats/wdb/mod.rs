@@ -32,12 +32,12 @@
 //! that someone with real files can change them): the layout of a polygon definition (H1), what
 //! `lenIFS` counts (H2), the size of a texture coordinate (H3), the layout of a texture definition
 //! (H4), what `numNodes` counts and the order of children (H5, H6), plausibility guards (H7), the
-//! light type byte (H8); and for the scene, the matrix layout and handedness (M1), face winding
-//! (M2), texture V (M3), how normals attach (M4), the line-set bit of `w6` (M5), line-set
-//! definitions (M6), the spin speed (M7) and frame rate (M8), the light colour order (M9) and the
-//! meaning of the five light floats (M10, M11). Unknown and kept as they are: the header's `b0`
-//! `b1` `b2` `b3`, the light's `b1` `b2` `b3` `b7`, the render flags and the four per-point flag
-//! bytes.
+//! light type byte (H8), affine node matrices (H9); and for the scene, the matrix layout and
+//! handedness (M1), face winding (M2), texture V (M3), how normals attach (M4), the line-set bit
+//! of `w6` (M5), line-set definitions (M6), the spin speed (M7) and frame rate (M8), the light
+//! colour order (M9) and the meaning of the five light floats (M10, M11). Unknown and kept as
+//! they are: the header's `b0` `b1` `b2` `b3`, the light's `b1` `b2` `b3` `b7`, the render flags
+//! and the four per-point flag bytes.
 //!
 //! # What this module does
 //!

@@ -164,6 +164,22 @@ struct LastGeometry {
     end: u64,
 }
 
+impl LastGeometry {
+    /// `e`, from the fields of the node right after this geometry's node, saying that this
+    /// geometry's layout (H1–H4) is the likely cause: a misread geometry leaves the reader
+    /// inside its bytes, which then do not make a node.
+    fn blame(&self, mut e: Error) -> Error {
+        if e.kind == ErrorKind::Malformed && !self.path.is_empty() {
+            e.message = format!(
+                "{}; this node follows {} (0x{:x}-0x{:x}), whose layout (hypotheses H1-H4) is \
+                 the likely cause",
+                e.message, self.path, self.start, self.end
+            );
+        }
+        e
+    }
+}
+
 /// `numNodes` and the nodes (H5, H6), then the end of the file.
 fn read_nodes(r: &mut ByteReader<'_>, limits: &Limits, budget: &mut Budget) -> Result<Vec<Node>> {
     let count_at = r.offset();
@@ -210,25 +226,8 @@ fn read_nodes(r: &mut ByteReader<'_>, limits: &Limits, budget: &mut Budget) -> R
                 ),
             ));
         }
-        let node = read_node(r, &place.path, budget, &mut last).map_err(|e| {
-            // A node that is not one right after a geometry: that geometry's layout is the
-            // likely culprit (H1–H4), so say where it was.
-            if e.kind == ErrorKind::Malformed && !last.path.is_empty() {
-                let mut e = e;
-                e.message = format!(
-                    "{}; this node follows {} (0x{:x}-0x{:x}), whose layout (hypotheses \
-                     H1-H4) is the likely cause",
-                    e.message, last.path, last.start, last.end
-                );
-                e
-            } else {
-                e
-            }
-        })?;
-        if node.geometries.is_empty() {
-            // Only a geometry of the node just before is a likely culprit.
-            last.path.clear();
-        }
+        let (node, geometry) = read_node(r, &place.path, budget, &last)?;
+        last = geometry;
         walk.entered(place, node.children);
         nodes.push(node);
     }
@@ -254,12 +253,13 @@ fn labelled(path: &str, name: &RawString) -> String {
 }
 
 /// `VCNode` (without its children, which follow it).
+/// Also gives where its last geometry lies; `prev` is that of the node before.
 fn read_node(
     r: &mut ByteReader<'_>,
     path: &str,
     budget: &mut Budget,
-    last: &mut LastGeometry,
-) -> Result<Node> {
+    prev: &LastGeometry,
+) -> Result<(Node, LastGeometry)> {
     let len = r.u8("node name length").map_err(|e| e.in_path(path))?;
     let name = RawString(
         r.bytes(usize::from(len), "node name")
@@ -268,9 +268,9 @@ fn read_node(
     );
     let path = labelled(path, &name);
     let matrix_at = r.offset();
-    let transform = f32s::<16>(r, &path, "a transform element")?;
+    let transform = f32s::<16>(r, &path, "a transform element").map_err(|e| prev.blame(e))?;
     if !h::matrix_plausible(&transform) {
-        return Err(bad(
+        return Err(prev.blame(bad(
             matrix_at,
             &path,
             format!(
@@ -279,20 +279,21 @@ fn read_node(
                  them out, or the file is corrupt",
                 [transform[3], transform[7], transform[11], transform[15]]
             ),
-        ));
+        )));
     }
-    let origin = f32s::<3>(r, &path, "the animation origin")?;
-    let axis = f32s::<3>(r, &path, "the animation axis")?;
-    let speed = f32_at(r, &path, "the animation speed")?;
+    let origin = f32s::<3>(r, &path, "the animation origin").map_err(|e| prev.blame(e))?;
+    let axis = f32s::<3>(r, &path, "the animation axis").map_err(|e| prev.blame(e))?;
+    let speed = f32_at(r, &path, "the animation speed").map_err(|e| prev.blame(e))?;
     let n = r.u16_le("numGeometries").map_err(|e| e.in_path(&path))?;
     r.ensure(u64::from(n), MIN_GEOMETRY_SIZE, "the geometries")
         .map_err(|e| e.in_path(&path))?;
     let mut geometries = Vec::with_capacity(usize::from(n));
+    let mut last = LastGeometry::default();
     for g in 0..n {
         let start = r.offset();
         let at = format!("{path}/geometries/{g}");
         geometries.push(read_geometry(r, &at, budget)?);
-        *last = LastGeometry {
+        last = LastGeometry {
             path: at,
             start,
             end: r.offset(),
@@ -308,7 +309,7 @@ fn read_node(
         lights.push(read_light(r, &format!("{path}/lights/{l}"))?);
     }
     let children = r.u16_le("numChildren").map_err(|e| e.in_path(&path))?;
-    Ok(Node {
+    let node = Node {
         name,
         transform,
         animation: Animation {
@@ -319,7 +320,8 @@ fn read_node(
         geometries,
         lights,
         children,
-    })
+    };
+    Ok((node, last))
 }
 
 /// `VCGeometry`, in the published field order.

@@ -270,9 +270,16 @@ pub fn texture_vectors(normal: [f64; 3], transform: [f64; 5]) -> [[f64; 4]; 2] {
         let sv = s.iter().position(|c| *c != 0.0).unwrap_or(0);
         let tv = t.iter().position(|c| *c != 0.0).unwrap_or(1);
         for vec in [&mut s, &mut t] {
-            let (a, b) = (vec[sv], vec[tv]);
-            vec[sv] = cos * a - sin * b;
-            vec[tv] = sin * a + cos * b;
+            let (a, b) = (
+                vec.get(sv).copied().unwrap_or(0.0),
+                vec.get(tv).copied().unwrap_or(0.0),
+            );
+            if let Some(x) = vec.get_mut(sv) {
+                *x = cos * a - sin * b;
+            }
+            if let Some(y) = vec.get_mut(tv) {
+                *y = sin * a + cos * b;
+            }
         }
     }
     let xscale = if xscale == 0.0 { 1.0 } else { xscale };
@@ -293,6 +300,7 @@ pub fn texel(vectors: &[[f64; 4]; 2], p: [f64; 3]) -> [f64; 2] {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -47,9 +47,26 @@ use text::{Dialect, WmpText};
 /// ([`geometry::polyhedron_from_planes`]; degenerate blocks and redundant planes reported).
 pub fn level_of_text(file: &WmpText) -> (Level, Vec<Warning>) {
     let (mut level, mut warnings) = file.to_level();
-    if file.dialect() != Dialect::A4 {
-        return (level, warnings);
+    if file.dialect() == Dialect::A4 {
+        // The planes are turned into vertices here, which is what the reader's note asks for.
+        warnings.retain(|w| !w.message.contains("WmpText::planes"));
+        warnings.extend(build_a4_blocks(&mut level, file));
     }
+    (level, warnings)
+}
+
+/// What building an A4 file's blocks from their planes finds wrong (redundant planes,
+/// collinear points, blocks without volume); empty for other dialects.
+pub fn a4_findings(file: &WmpText) -> Vec<Warning> {
+    if file.dialect() != Dialect::A4 {
+        return Vec::new();
+    }
+    let (mut level, _) = file.to_level();
+    build_a4_blocks(&mut level, file)
+}
+
+fn build_a4_blocks(level: &mut Level, file: &WmpText) -> Vec<Warning> {
+    let mut warnings = Vec::new();
     for (b, (block, planes)) in level.blocks.iter_mut().zip(file.planes()).enumerate() {
         if !block.vertices.is_empty() || planes.is_empty() {
             continue;
@@ -67,7 +84,7 @@ pub fn level_of_text(file: &WmpText) -> (Level, Vec<Warning>) {
             face.indices = indices;
         }
     }
-    (level, warnings)
+    warnings
 }
 
 /// The `$$M` WED would write for `level`: groups resolved into world coordinates

@@ -10,8 +10,8 @@
 //!
 //! * **Positions** (*verified*): block vertices are relative to their block's position and path
 //!   nodes to their path's position; group positions add up. Every block vertex of `bosslevel`
-//!   and every entity position of both levels matches the `$$M` (worst differences are the
-//!   `$$M`'s own float noise, about 1e-4).
+//!   matches the `$$M` exactly (after the f32 rounding below), every entity position and path
+//!   node of both levels within 1.3e-4 (one f32 step: WED sums in another order).
 //! * **Source angles** `(a0, a1, a2)`, radians: `R = Rz(a0) · Rx(a1) · Ry(a2)`, each a
 //!   right-handed rotation (z up). *Verified* for a0 and a2 on the 83 + 53 models of the two
 //!   levels, several with both (pan 30° with a2 = 30°, pan −90° with a2 = 90°, pan 180° with
@@ -38,6 +38,12 @@
 //!   faces of locked blocks) are cleared, as the `$$M` shows.
 //! * **Path edges**: the `$$M` writes the distance between the two nodes as the third value of
 //!   an edge (*verified*), which resolution computes in world coordinates.
+//! * **Faces** lose their offset/rotation/scale (`texture_transform`) where they have texture
+//!   vectors, as the `$$M` face line has none.
+//! * **Precision**: world coordinates, angles, scales, edge lengths and transformed texture
+//!   vectors are rounded to f32 ([`single`]). WED computes in f32 and its `$$M` holds f32
+//!   values (`-2304` where the exact sum is −2304.000015, `384` for 383.9999847): with the
+//!   rounding, written `$$M` lines match WED's wherever the f32 results agree.
 //!
 //! Settings are not changed (the `$$M` writer takes the last two sun numbers as the sun's pan
 //! and tilt).
@@ -88,7 +94,7 @@ impl Affine {
     }
 
     /// `self ∘ other`: first `other`, then `self`.
-    pub fn then_inner(&self, other: &Affine) -> Affine {
+    pub fn compose(&self, other: &Affine) -> Affine {
         Affine {
             m: mul(&self.m, &other.m),
             t: add(apply(&self.m, other.t), self.t),
@@ -139,7 +145,8 @@ pub fn engine_rotation(degrees: [f64; 3]) -> Mat3 {
 pub const GIMBAL_LOCK: f64 = 1e-6;
 
 /// Pan, tilt, roll in degrees, each in [0, 360), of a rotation (the inverse of
-/// [`engine_rotation`], as WED writes `$$M`): at tilt ±90° the pan is 0.
+/// [`engine_rotation`], as WED writes `$$M`): at tilt ±90° the pan is 0; angles within
+/// [`ANGLE_SNAP`] of 0 are 0.
 pub fn engine_angles(r: &Mat3) -> [f64; 3] {
     let [[r00, _, _], [r10, r11, r12], [r20, r21, r22]] = *r;
     let tilt = r20.clamp(-1.0, 1.0).asin();
@@ -152,10 +159,32 @@ pub fn engine_angles(r: &Mat3) -> [f64; 3] {
     [pan, tilt, roll].map(|a| normalize_degrees(a.to_degrees()))
 }
 
-/// An angle in [0, 360); values a hair below 360 become 0.
+/// Angles closer than this (degrees) to 0 or 360 come out as 0.
+///
+/// WMPB stores zero angles with f32 noise (−4.4e-8 rad for a pan of 0), which would come out as
+/// 359.999997; WED, which computes in f32, writes 0 there.
+pub const ANGLE_SNAP: f64 = 1e-5;
+
+/// An angle in [0, 360) at f32 precision, with values within [`ANGLE_SNAP`] of 0 or 360 made
+/// 0.
 fn normalize_degrees(a: f64) -> f64 {
-    let a = a.rem_euclid(360.0);
-    if a >= 360.0 - 1e-9 { 0.0 } else { a }
+    let a = single(a.rem_euclid(360.0));
+    if (ANGLE_SNAP..=360.0 - ANGLE_SNAP).contains(&a) {
+        a
+    } else {
+        0.0
+    }
+}
+
+/// `v` rounded to f32 precision (WED computes and writes `$$M` in f32), unless that would
+/// overflow.
+pub fn single(v: f64) -> f64 {
+    let s = f64::from(v as f32);
+    if s.is_finite() { s } else { v }
+}
+
+fn single3(v: [f64; 3]) -> [f64; 3] {
+    v.map(single)
 }
 
 fn mul(a: &Mat3, b: &Mat3) -> Mat3 {
@@ -259,7 +288,7 @@ pub fn resolve(level: &Level) -> (Level, Vec<Warning>) {
     for (i, block) in level.blocks.iter().enumerate() {
         let world = frame(block.group, "blocks", i, &mut warnings)
             .affine
-            .then_inner(&Affine::from_transform(&block.transform));
+            .compose(&Affine::from_transform(&block.transform));
         out.blocks.push(resolve_block(
             block,
             &world,
@@ -282,19 +311,23 @@ pub fn resolve(level: &Level) -> (Level, Vec<Warning>) {
         let group = frame(entity.group, "entities", i, &mut warnings);
         let world = group
             .affine
-            .then_inner(&Affine::from_transform(&entity.transform));
+            .compose(&Affine::from_transform(&entity.transform));
         let mut e = entity.clone();
         let [sx, sy, sz] = group.scale;
         let [ex, ey, ez] = entity.transform.scale;
         e.transform = Transform {
-            position: world.t,
+            position: single3(world.t),
             angles: engine_angles(&mul(
                 &group.rotation,
                 &source_rotation(entity.transform.angles),
             )),
-            scale: [sx * ex, sy * ey, sz * ez],
+            scale: single3([sx * ex, sy * ey, sz * ez]),
         };
-        e.path_nodes = entity.path_nodes.iter().map(|&p| world.point(p)).collect();
+        e.path_nodes = entity
+            .path_nodes
+            .iter()
+            .map(|&p| single3(world.point(p)))
+            .collect();
         for edge in &mut e.path_edges {
             if let [from, to, length, ..] = edge.as_mut_slice() {
                 let node = |n: f64| {
@@ -304,7 +337,7 @@ pub fn resolve(level: &Level) -> (Level, Vec<Warning>) {
                         .and_then(|k| e.path_nodes.get(k))
                 };
                 if let (Some(a), Some(b)) = (node(*from), node(*to)) {
-                    *length = distance(*a, *b);
+                    *length = single(distance(*a, *b));
                 }
             }
         }
@@ -351,7 +384,7 @@ fn resolve_block(
                     f.texture_vectors = Some(vectors.map(|[x, y, z, w]| {
                         let n = apply(&inv_t, [x, y, z]);
                         let [nx, ny, nz] = n;
-                        [nx, ny, nz, w - dot(n, world.t)]
+                        [nx, ny, nz, w - dot(n, world.t)].map(single)
                     }));
                 }
                 (Some(_), None) => {}
@@ -370,7 +403,11 @@ fn resolve_block(
         .collect();
     Block {
         transform: Transform::IDENTITY,
-        vertices: block.vertices.iter().map(|&p| world.point(p)).collect(),
+        vertices: block
+            .vertices
+            .iter()
+            .map(|&p| single3(world.point(p)))
+            .collect(),
         faces,
         flags: match flags {
             Some(f) if locked => super::binary::flag_string(f & !TEXTURE_LOCK),
@@ -443,11 +480,11 @@ impl Frame {
         scale: [1.0; 3],
     };
 
-    fn then_inner(&self, t: &Transform) -> Frame {
+    fn compose(&self, t: &Transform) -> Frame {
         let [a, b, c] = self.scale;
         let [x, y, z] = t.scale;
         Frame {
-            affine: self.affine.then_inner(&Affine::from_transform(t)),
+            affine: self.affine.compose(&Affine::from_transform(t)),
             rotation: mul(&self.rotation, &source_rotation(t.angles)),
             scale: [a * x, b * y, c * z],
         }
@@ -466,7 +503,7 @@ fn group_frames(level: &Level, warnings: &mut Vec<Warning>) -> Vec<Frame> {
                     level
                         .groups
                         .get(k)
-                        .map_or(acc, |grp| acc.then_inner(&grp.transform))
+                        .map_or(acc, |grp| acc.compose(&grp.transform))
                 })
         })
         .collect()

@@ -215,6 +215,7 @@ pub fn write_wad2(textures: &[(&str, u32, u32, &[u8])]) -> Vec<u8> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -265,7 +265,7 @@ impl Inflater<'_> {
         }
         self.adler.write(dst);
         if (self.pos..next).contains(&self.extra_at) {
-            self.extra = 0;
+            self.extra = *dst.get(self.extra_at.checked_sub(self.pos)?)?;
         }
         self.pos = next;
         Some(())

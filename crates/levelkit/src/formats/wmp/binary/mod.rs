@@ -29,6 +29,23 @@
 //! | light | 7 / 5 | prefix u32 2, u32 flags, u32 R, G, B (0–255), f32 range; no children | colour and range verified |
 //! | path | 10 / 5 | prefix u32 6, u32 0; name 3 / 1, nodes 1 / 2 (relative to the path position), node skills 13 / 2 (u32 rows, u32 columns, f64s), edges 15 / 2 (u32 n, per edge u32 from, u32 to, 4 f64) | nodes and edges verified |
 //!
+//! Corrections to the notes: the model prefix's first u32 is 3 for every model, the `$$M`'s
+//! type 7 ones included (the type shows in the object type code, `0x245`, and in the 20
+//! skills); the light prefix is 24 bytes with the colour as three u32; entity flags are written
+//! by WED bit 31 first ([`flag_string`]); kind 2 records are not all counted (texture vectors
+//! and offsets are plain f64 arrays, node skills have two counts).
+//!
+//! # Reading and writing
+//!
+//! [`read`] checks the magic, then requires every record sequence to fill its parent exactly
+//! (a size below 8 or past the parent's end is an error with the record's offset and path,
+//! `records[3].children[5]`) and the file to hold its root object, so every truncated file is
+//! an error. Inside that frame it is lenient: a payload that is not of the form the layout
+//! table expects is kept as [`Body::Raw`] and reported by [`validate`]. Counts are checked
+//! against the bytes left before anything is allocated, and records, allocation and nesting
+//! are charged to the [`Limits`]. [`write`] writes each record's size from its body, so a
+//! model edited in JSON writes a consistent file.
+//!
 //! # Kept raw or not understood
 //!
 //! The model keeps every one of these as read, so files are written back byte for byte:

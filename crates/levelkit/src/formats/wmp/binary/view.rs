@@ -57,13 +57,15 @@ impl Wmpb {
     }
 
     /// The 768-byte palette (256 × RGB), from the string record inside top-level record id 2,
-    /// kind 4.
-    pub fn palette(&self) -> Option<&[u8]> {
+    /// kind 4 (kept raw, as it holds NULs; a palette with a single 0, at its end, reads as text
+    /// and is given back with it).
+    pub fn palette(&self) -> Option<Vec<u8>> {
         self.top(2, 4)?
             .children()
             .iter()
             .find_map(|c| match &c.body {
-                Body::Raw { bytes } if c.kind == 1 => Some(bytes.0.as_slice()),
+                Body::Raw { bytes } if c.kind == 1 => Some(bytes.0.clone()),
+                Body::Text { text } => Some([text.as_bytes(), &[0]].concat()),
                 _ => None,
             })
     }

@@ -695,7 +695,8 @@ impl Builder<'_> {
 ///   that carries the entity's position and angles (converted to radians).
 ///
 /// Faces without texture vectors get the axis-aligned default, with a warning; fields
-/// [`from_level`] has no place for are reported.
+/// [`from_level`] has no place for are reported. A level whose names cannot be written (a
+/// space in a name, a `>` in a file name) is refused with the path of the record.
 pub fn from_level(level: &Level, dialect: Dialect) -> Result<(WmpText, Vec<Warning>)> {
     let format = format_of(dialect);
     let mut b = Builder {
@@ -715,6 +716,9 @@ pub fn from_level(level: &Level, dialect: Dialect) -> Result<(WmpText, Vec<Warni
             ));
         }
     };
+    // The contract: what comes back writes. A name that cannot be one token (a space, a `>`
+    // inside a `<…>` file name) is refused here, with the path of the record.
+    super::write::write(&t)?;
     Ok((t, b.warnings))
 }
 
@@ -790,15 +794,18 @@ fn dollar_m(b: &mut Builder<'_>) -> Result<WmpText> {
                 }
                 let mut skills: Vec<Num> = skills.into_iter().take(count).collect();
                 skills.resize(count, Num::default());
-                let (albedo, path, attach) = if type_id == 7 {
-                    (
-                        Some(albedo.unwrap_or_else(|| Num::int(50))),
-                        Some(path.unwrap_or_default()),
-                        Some(attach.unwrap_or_default()),
-                    )
-                } else {
-                    (None, None, None)
-                };
+                let extra = f.strings("extra");
+                let mut numbers = [albedo, path, attach];
+                let mut names = [material, string1, string2];
+                if type_id == 7 {
+                    // wmpio always writes these three.
+                    for (slot, default) in numbers.iter_mut().zip([50, 0, 0]) {
+                        slot.get_or_insert_with(|| Num::int(default));
+                    }
+                }
+                pack(&mut numbers, &mut names, !extra.is_empty(), [50, 0, 0]);
+                let [albedo, path, attach] = numbers;
+                let [material, string1, string2] = names;
                 Record::MModel(MModel {
                     type_id,
                     position: nums3(t.position),
@@ -813,10 +820,10 @@ fn dollar_m(b: &mut Builder<'_>) -> Result<WmpText> {
                     albedo,
                     path,
                     attach,
-                    material: if type_id == 7 { material } else { None },
-                    string1: if type_id == 7 { string1 } else { None },
-                    string2: if type_id == 7 { string2 } else { None },
-                    extra: f.strings("extra"),
+                    material,
+                    string1,
+                    string2,
+                    extra,
                     layout: Layout::default(),
                 })
             }
@@ -833,7 +840,12 @@ fn dollar_m(b: &mut Builder<'_>) -> Result<WmpText> {
                 })
             }
             EntityKind::Path => {
-                let (positions, skills, edges, triplets) = path_parts(e, &mut f);
+                let PathParts {
+                    positions,
+                    skills,
+                    edges,
+                    triplets,
+                } = path_parts(e, &mut f);
                 Record::MPath(MPath {
                     name: e.name.clone().unwrap_or_else(|| "path".into()),
                     triplets,
@@ -884,8 +896,48 @@ fn dollar_m(b: &mut Builder<'_>) -> Result<WmpText> {
     })
 }
 
+/// Optional trailing fields are read in order, numbers first: a later one present forces the
+/// earlier ones (and kept extra tokens force all), or the file would read back differently.
+fn pack<const N: usize, const M: usize>(
+    numbers: &mut [Option<Num>; N],
+    names: &mut [Option<String>; M],
+    extra: bool,
+    defaults: [i64; N],
+) {
+    let used_names = if extra {
+        M
+    } else {
+        names
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i.saturating_add(1))
+    };
+    for name in names.iter_mut().take(used_names) {
+        name.get_or_insert_with(|| "ndef".into());
+    }
+    let used_numbers = if used_names > 0 {
+        N
+    } else {
+        numbers
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |i| i.saturating_add(1))
+    };
+    for (n, d) in numbers.iter_mut().zip(defaults).take(used_numbers) {
+        n.get_or_insert_with(|| Num::int(d));
+    }
+}
+
+/// The lists of a path record.
+struct PathParts {
+    positions: Vec<Vec3>,
+    skills: Vec<Vec<Num>>,
+    edges: Vec<Vec<Num>>,
+    triplets: Num,
+}
+
 /// Positions, skill lines, edge lines and T of a path entity.
-fn path_parts(e: &Entity, f: &mut Fields<'_>) -> (Vec<Vec3>, Vec<Vec<Num>>, Vec<Vec<Num>>, Num) {
+fn path_parts(e: &Entity, f: &mut Fields<'_>) -> PathParts {
     let positions: Vec<Vec3> = e.path_nodes.iter().map(|v| nums3(*v)).collect();
     let mut skills = f.lines("node_skills").unwrap_or_default();
     skills.resize(positions.len(), vec![Num::default(); 6]);
@@ -907,7 +959,12 @@ fn path_parts(e: &Entity, f: &mut Fields<'_>) -> (Vec<Vec3>, Vec<Vec<Num>>, Vec<
     let triplets = f
         .num("triplets")
         .unwrap_or_else(|| Num::int(i64::try_from(computed).unwrap_or(i64::MAX)));
-    (positions, skills, edges, triplets)
+    PathParts {
+        positions,
+        skills,
+        edges,
+        triplets,
+    }
 }
 
 /// Reference lines of ten numbers each, as the editors wrap them.
@@ -1020,6 +1077,15 @@ fn v710(b: &mut Builder<'_>) -> Result<WmpText> {
                 if skills.is_empty() {
                     skills = vec![Num::default(); 8];
                 }
+                let extra = f.strings("extra");
+                let mut numbers = [Some(f.num("albedo").unwrap_or_else(|| Num::int(50)))];
+                let mut names = [
+                    Some(f.string("material").unwrap_or_else(|| "ndef".into())),
+                    Some(f.string("name2").unwrap_or_else(|| "ndef".into())),
+                ];
+                pack(&mut numbers, &mut names, !extra.is_empty(), [50]);
+                let [albedo] = numbers;
+                let [material, name2] = names;
                 (
                     Record::Model(Model {
                         number,
@@ -1031,17 +1097,22 @@ fn v710(b: &mut Builder<'_>) -> Result<WmpText> {
                         skills,
                         flags: f.string("flags").unwrap_or_else(|| "0000".into()),
                         ambient: f.num("ambient").unwrap_or_default(),
-                        albedo: Some(f.num("albedo").unwrap_or_else(|| Num::int(50))),
-                        material: Some(f.string("material").unwrap_or_else(|| "ndef".into())),
-                        name2: Some(f.string("name2").unwrap_or_else(|| "ndef".into())),
-                        extra: f.strings("extra"),
+                        albedo,
+                        material,
+                        name2,
+                        extra,
                         layout: Layout::default(),
                     }),
                     "model",
                 )
             }
             EntityKind::Path => {
-                let (positions, skills, edges, triplets) = path_parts(e, &mut f);
+                let PathParts {
+                    positions,
+                    skills,
+                    edges,
+                    triplets,
+                } = path_parts(e, &mut f);
                 (
                     Record::Path(Path {
                         number,

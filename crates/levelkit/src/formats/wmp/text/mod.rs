@@ -122,7 +122,7 @@ impl WmpText {
         read_with(bytes, limits)
     }
 
-    /// Write the file (see [`write`]).
+    /// Write the file (see [`write()`]).
     pub fn write(&self) -> Result<Vec<u8>> {
         write(self)
     }

@@ -780,13 +780,10 @@ fn face_pieces<'m>(u: &mut Unit<'m>, f: &'m Face, ctx: Ctx, tabs: u8) -> Result<
     u.num(Canon::Lit(" "), &f.ambient);
     u.num(Canon::Lit(" "), &f.albedo);
     u.word(Canon::Lit(" "), &f.material);
-    match (&f.a4, d) {
-        (Some(t), Dialect::A4) => {
-            u.word(Canon::Lit(" "), &t.name);
-            u.num(Canon::Lit(" "), &t.value);
-            u.word(Canon::Lit(" "), &t.flags);
-        }
-        _ => {}
+    if let (Some(t), Dialect::A4) = (&f.a4, d) {
+        u.word(Canon::Lit(" "), &t.name);
+        u.num(Canon::Lit(" "), &t.value);
+        u.word(Canon::Lit(" "), &t.flags);
     }
     for e in &f.extra {
         u.tok(Canon::Lit(" "), e.as_str(), Class::Any);
