@@ -883,7 +883,7 @@ fn polygons_and_primitives_in_the_file() {
         .collect();
     assert_eq!(targets, [1, 14, 12]);
     let input = anims[0]["samplers"][0]["input"].as_u64().unwrap() as usize;
-    assert_eq!(json["accessors"][input]["count"], 5);
+    assert_eq!(json["accessors"][input]["count"], 13); // a key every 30 degrees
     assert_eq!(json["accessors"][input]["max"], json!([8.0])); // 360 degrees at 45 per second
     assert_eq!(json["extensionsUsed"], json!(["KHR_lights_punctual"]));
 }
@@ -905,16 +905,18 @@ fn spin_keys_compose_with_the_base_rotation() {
     let offset = json["bufferViews"][view]["byteOffset"]
         .as_u64()
         .unwrap_or(0) as usize;
-    let floats: Vec<f64> = buffer[offset..offset + 80]
+    let floats: Vec<f64> = buffer[offset..offset + 13 * 16]
         .chunks_exact(4)
         .map(|c| f64::from(f32::from_le_bytes(c.try_into().unwrap())))
         .collect();
     let base = quat_y(10.0);
     assert_close_slice("key 0", &floats[0..4], &base, 1e-6);
-    let want = quat_y(100.0); // both about y: angles add
+    let want = quat_y(40.0); // both about y: angles add
     assert_close_slice("key 1", &floats[4..8], &want, 1e-6);
+    let want = quat_y(100.0);
+    assert_close_slice("key 3", &floats[12..16], &want, 1e-6);
     let want = quat_y(370.0);
-    assert_close_slice("key 4", &floats[16..20], &want, 1e-6);
+    assert_close_slice("key 12", &floats[48..52], &want, 1e-6);
 }
 
 fn base64_decode(text: &str) -> Vec<u8> {

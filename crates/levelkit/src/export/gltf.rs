@@ -21,7 +21,7 @@
 //! | [`crate::scene::Node`] | node; TRS as TRS, a matrix as a matrix (see below); mesh, camera, `KHR_lights_punctual` light |
 //! | [`crate::scene::Light`] | `Point`, `Spot`, `Directional`: `KHR_lights_punctual` lights with colour, intensity and range as given. `Ambient`: no glTF equivalent; kept in the scene's `extras.ambient_lights` list, the node's `extras.ambient_light` names its entry (warning). `Area`: a spot light with outer cone just below pi/2 (a half-space emitter facing the node's -Z) and `extras.area_light = true` (warning) |
 //! | [`Camera`] | perspective or orthographic camera |
-//! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 90 degrees of one turn (slerp between keys a quarter turn apart is exactly a uniform rotation), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
+//! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 30 degrees of one turn (slerp between keys is exactly a uniform rotation; the keys are close enough that players which blend quaternions linearly, as Blender's importer does, stay within 0.1 degree), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
 //! | `extras` of scene, nodes, meshes, materials, textures, lights, cameras, animations | glTF `extras` of the same object |
 //!
 //! Buffers: a `.glb` has one buffer in its `BIN` chunk (images as buffer views); a `.gltf` has one
@@ -1325,9 +1325,9 @@ impl<'a> Writer<'a> {
             };
             let times = spin_times(spin.degrees_per_second);
             let sign = spin.degrees_per_second.signum();
-            let mut rotations = Vec::with_capacity(20);
-            for k in 0..5u8 {
-                let angle = sign * f64::from(k) * std::f64::consts::FRAC_PI_2;
+            let mut rotations = Vec::with_capacity(4 * (SPIN_KEYS + 1));
+            for k in 0..=SPIN_KEYS {
+                let angle = sign * k as f64 * std::f64::consts::TAU / SPIN_KEYS as f64;
                 let q = unit_quat(quat_mul(base, axis_angle(spin.axis, angle)));
                 rotations.extend(q.map(|v| v as f32));
             }
@@ -1540,10 +1540,12 @@ fn tangents(pos: &[f32], nor: &[f32], uvs: &[f32], indices: &[u32]) -> Vec<f32> 
     out
 }
 
-/// Key times of a spin's five keys (0, 90, 180, 270, 360 degrees).
-fn spin_times(degrees_per_second: f64) -> [f32; 5] {
-    let step = 90.0 / degrees_per_second.abs();
-    [0.0, step, 2.0 * step, 3.0 * step, 4.0 * step].map(|t| t as f32)
+/// Keys of one turn of a spin (after the first): one every 30 degrees.
+const SPIN_KEYS: usize = 12;
+
+fn spin_times(degrees_per_second: f64) -> [f32; SPIN_KEYS + 1] {
+    let step = 360.0 / SPIN_KEYS as f64 / degrees_per_second.abs();
+    std::array::from_fn(|k| (k as f64 * step) as f32)
 }
 
 /// Push and return the new index, or `None` past `u32`.
