@@ -65,6 +65,10 @@ fn corpus_files() -> Vec<(String, Vec<u8>)> {
     files
 }
 
+/// π/2 as the editors write it: six decimals, which is all a text level keeps.
+#[allow(clippy::approx_constant)]
+const HALF_PI_AS_WRITTEN: f64 = 1.570796;
+
 /// Xorshift64 from a fixed seed: the same sequence on every run.
 fn rng() -> impl FnMut() -> u64 {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
@@ -520,7 +524,7 @@ fn hand_made() -> Level {
                 name: Some("house".into()),
                 transform: Transform {
                     position: [100.0, -16.0, 12.5],
-                    angles: [1.570796, 0.0, 0.0],
+                    angles: [HALF_PI_AS_WRITTEN, 0.0, 0.0],
                     scale: [1.0; 3],
                 },
                 groups: vec![2],
@@ -642,7 +646,10 @@ fn resolved_level_as_dollar_m_and_as_v710() {
     let (again, _) = back.to_level();
     assert_eq!(again.groups.len(), 5);
     assert_eq!(again.groups[1].transform.position, [10.0, 20.0, 30.0]);
-    assert_eq!(again.groups[1].transform.angles, [1.570796, 0.0, 0.0]);
+    assert_eq!(
+        again.groups[1].transform.angles,
+        [HALF_PI_AS_WRITTEN, 0.0, 0.0]
+    );
     assert_eq!(again.entities[0].transform.scale, [1.5; 3]);
 
     // An unresolved level is refused as $$M.

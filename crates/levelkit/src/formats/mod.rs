@@ -9,8 +9,8 @@
 pub mod gani;
 pub mod graal;
 pub mod nw;
-pub mod wings;
 pub mod wdb;
+pub mod wings;
 pub mod wmp;
 pub mod wwd;
 
@@ -361,7 +361,11 @@ impl Model {
                 if model.is_3d() =>
             {
                 let Some((scene, mut warnings)) = model.to_scene() else {
-                    return Err(Error::unsupported(target, Location::default(), "not a 3D model"));
+                    return Err(Error::unsupported(
+                        target,
+                        Location::default(),
+                        "not a 3D model",
+                    ));
                 };
                 match target {
                     Format::Wings => {

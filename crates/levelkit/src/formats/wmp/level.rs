@@ -146,8 +146,8 @@ pub struct Entity {
     pub name: Option<String>,
     /// File (model, sound), if any.
     pub file: Option<String>,
-    /// Own transform: identity in text files (the group places it), the resolved one in
-    /// `$$M`, the entity's own in WMPB.
+    /// Own transform: in text files only the model scale (its group places it), the resolved
+    /// one in `$$M`, the entity's own in WMPB.
     pub transform: Transform,
     /// Light colour (0–100) and range.
     pub light: Option<([f64; 3], f64)>,

@@ -32,8 +32,8 @@ pub mod level;
 pub mod resolve;
 pub mod samples;
 mod scene;
-pub mod wad;
 pub mod text;
+pub mod wad;
 
 pub use level::{Block, Entity, EntityKind, Face, Group, Level, Settings, Transform};
 

@@ -128,7 +128,8 @@ pub fn room() -> Level {
         vec![3.0, 4.0, 1.0, 0.0, 0.0, 0.0],
         vec![4.0, 1.0, 1.0, 0.0, 0.0, 0.0],
     ];
-    path.fields.insert("skills".into(), json!(vec![vec![0.0; 6]; 4]));
+    path.fields
+        .insert("skills".into(), json!(vec![vec![0.0; 6]; 4]));
 
     let mut root = group("Root", [0.0; 3], [0.0; 3]);
     root.holds_level = true;

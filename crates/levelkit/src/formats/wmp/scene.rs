@@ -140,7 +140,10 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
     }
     for (e, entity) in resolved.entities.iter().enumerate() {
         let mut extras = entity.fields.clone();
-        extras.insert("kind".into(), serde_json::to_value(entity.kind).unwrap_or_default());
+        extras.insert(
+            "kind".into(),
+            serde_json::to_value(entity.kind).unwrap_or_default(),
+        );
         extras.insert("number".into(), json!(entity.number));
         if let Some(file) = &entity.file {
             extras.insert("file".into(), json!(file));
@@ -212,10 +215,8 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
                     material: None,
                 });
             }
-            node.extras
-                .insert("nodes".into(), json!(entity.path_nodes));
-            node.extras
-                .insert("edges".into(), json!(entity.path_edges));
+            node.extras.insert("nodes".into(), json!(entity.path_nodes));
+            node.extras.insert("edges".into(), json!(entity.path_edges));
             if !mesh.lines.is_empty() {
                 node.mesh = Some(scene.meshes.len());
                 scene.meshes.push(mesh);

@@ -3,7 +3,8 @@
 //!
 //! Spec: `shared/specs/wmp.txt` (the Conitec manual page: v710 and `$$M`) as corrected and
 //! completed by `shared/specs/wmp-notes.md`; where they disagree the notes win. Every layout
-//! rule below was checked against real files (ACKWED 4.24–6.731, WMPIO 1.19, wmpio 1.30).
+//! rule below was checked against real files (ACKWED 4.24–6.731, WMPIO 1.19, wmpio 1.30): all
+//! of them are in the canonical layout described below, to the byte.
 //!
 //! # Dialects
 //!
@@ -67,6 +68,26 @@
 //!   digit flags elsewhere.
 //! * Tokens a record does not define (up to its `}`, or up to the end of a face line) are kept
 //!   in an `extra` list and reported by [`validate`].
+//!
+//! # The shared level model
+//!
+//! [`to_level`] gives the meaning ([`Level`]): text angles in radians, `$$M` angles in degrees
+//! ([`Level::angles_in_degrees`]); group membership both in the group lists and in
+//! `Block::group` / `Entity::group`; entity numbers as written in text files and the record
+//! index in `$$M` (the level record is 0, the sun 1); everything [`Level`] has no field for in
+//! [`Entity::fields`](crate::formats::wmp::level::Entity::fields) under the names listed on
+//! [`to_level`]. A4 blocks come without vertices (faces without indices): their planes are
+//! [`WmpText::planes`], in the same block and face order. [`from_level`] writes v710 or `$$M`
+//! in the editors' layout from a level and reads the same field names back.
+//!
+//! # Errors and limits
+//!
+//! A read error has the line and column of the token where the file stops making sense and says
+//! what was expected there (`expected ':' after the face's vertex indices, found 'a'`); a file
+//! that ends too early is [`ErrorKind::Truncated`](crate::ErrorKind::Truncated). Every token kept
+//! is charged to the [`Limits`] budget, declared counts are checked against `max_count` and never
+//! preallocated, and the reader does not recurse (kept `{ … }` tokens nest at most `max_depth`
+//! deep).
 //!
 //! # Not supported
 //!
