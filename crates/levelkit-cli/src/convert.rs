@@ -64,7 +64,7 @@ pub fn convert_with_side_files(
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
     if matches!(target.format, Format::Gltf | Format::Glb | Format::Obj) {
-        return convert_scene(model, target, output_stem);
+        return convert_scene(model, target, input, output_stem);
     }
     if !matches!(target.format, Format::Tmx | Format::Tmj | Format::Png) {
         return Ok(Converted {
@@ -152,10 +152,11 @@ pub fn convert_with_side_files(
 fn convert_scene(
     model: &Model,
     target: &Target,
+    input: &Path,
     output_stem: Option<&str>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{gltf, obj};
-    let Some((scene, warnings)) = model.to_scene() else {
+    let Some((mut scene, warnings)) = model.to_scene() else {
         return Err(usage(format!(
             "a {} file is not a 3D model; it cannot become {}",
             model.format().name(),
@@ -164,6 +165,11 @@ fn convert_scene(
     };
     for w in &warnings {
         crate::report(format_args!("{w}"));
+    }
+    if let Model::Wmp(level) = model
+        && !is_stdio(input)
+    {
+        wad_textures(level, input, &mut scene);
     }
     let stem = output_stem.unwrap_or("model").to_owned();
     let files = match target.format {
@@ -194,6 +200,44 @@ fn convert_scene(
             Vec::new()
         },
     })
+}
+
+/// Real textures for a 3D GameStudio text level: the WADs it names in `wed { wad { … } }` and
+/// its compiled `$$W`, looked up by file name beside the level (any folder they were named in
+/// is dropped: levels name them with the author's absolute paths). WADs that are missing or
+/// unreadable are reported and the materials keep their names only.
+fn wad_textures(
+    level: &levelkit::formats::wmp::text::WmpText,
+    input: &Path,
+    scene: &mut levelkit::scene::Scene,
+) {
+    use levelkit::formats::wmp;
+    let dir = input.parent().unwrap_or_else(|| Path::new("."));
+    let palette = wmp::wed_palette(level);
+    let mut names = wmp::wad_names(level);
+    names.extend(wmp::level_of_text(level).0.settings.wad);
+    let mut wads = Vec::new();
+    for name in names {
+        let file = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+        let path = dir.join(file);
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        match wmp::wad::read(&bytes, palette.as_deref()) {
+            Ok(wad) => wads.push(wad),
+            Err(e) => crate::report(format_args!(
+                "{}: not used for textures: {e}",
+                path.display()
+            )),
+        }
+    }
+    if !wads.is_empty() {
+        let n = wmp::attach_wad_textures(scene, &wads);
+        crate::report(format_args!(
+            "{n} of {} materials textured from WADs",
+            scene.materials.len()
+        ));
+    }
 }
 
 /// The bytes of `model` in a legacy format or JSON.

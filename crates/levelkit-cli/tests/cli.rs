@@ -1344,6 +1344,18 @@ fn gamestudio_levels_info_validate_dump_compile_and_export() {
         assert_eq!(record["lights"], 2, "{record}");
         assert_eq!(record["faces"], 36, "{record}");
     }
+    // With the level's WAD beside it, the materials get their real textures.
+    let pixels: Vec<u8> = (0..16 * 16).map(|i| (i % 256) as u8).collect();
+    let wad = levelkit::formats::wmp::wad::write_wad2(&[
+        ("floor", 16, 16, &pixels),
+        ("BRICK", 16, 16, &pixels),
+    ]);
+    std::fs::write(dir.path().join("room.$$w"), wad).unwrap();
+    let run = levelkit(dir.path(), &["convert", "room.wmp", "textured.glb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("2 of 3 materials textured"), "{run:?}");
+    let run = levelkit(dir.path(), &["info", "--json", "textured.glb"]);
+    assert_eq!(run.json_lines()[0]["textures"], 2, "{run:?}");
     // The text dump lists the scene.
     let run = levelkit(dir.path(), &["dump", "room.wmp"]);
     assert_eq!(run.code, 0, "{run:?}");

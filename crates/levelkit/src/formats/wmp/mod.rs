@@ -115,3 +115,88 @@ pub fn compile(level: &Level) -> Result<(WmpText, Vec<Warning>)> {
     warnings.extend(more);
     Ok((file, warnings))
 }
+
+/// The WAD files a text level names in `wed { wad { … } }` (`<standard.wad> 1`), as written,
+/// in order. WMPB and `$$M` files name none (a `$$M` names the compiled `$$W` of the level
+/// settings, [`Settings::wad`]).
+pub fn wad_names(file: &WmpText) -> Vec<String> {
+    let Some(wed) = file.header.wed.as_deref() else {
+        return Vec::new();
+    };
+    let Some(start) = wed.find("wad") else {
+        return Vec::new();
+    };
+    let section = wed.get(start..).unwrap_or_default();
+    let section = section
+        .get(..section.find('}').unwrap_or(section.len()))
+        .unwrap_or_default();
+    section
+        .split('<')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('>').map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+/// The level palette of `wed { palette { … } }` (256 hex RGB triplets) as 768 bytes, if the
+/// file has a complete one.
+pub fn wed_palette(file: &WmpText) -> Option<Vec<u8>> {
+    let wed = file.header.wed.as_deref()?;
+    let start = wed.find("palette")?;
+    let body = wed.get(start..)?;
+    let body = body.get(body.find('{')? + 1..body.find('}')?)?;
+    let bytes: Vec<u8> = body
+        .split_whitespace()
+        .map(|h| u8::from_str_radix(h, 16).ok())
+        .collect::<Option<_>>()?;
+    (bytes.len() == 768).then_some(bytes)
+}
+
+/// Give the materials of a level's scene ([`to_scene`]) the textures of the same name found in
+/// `wads` (first match wins), and rescale their faces' texture coordinates from
+/// [`DEFAULT_TEXTURE_SIZE`] to the real size. Returns how many materials got a texture.
+pub fn attach_wad_textures(scene: &mut crate::scene::Scene, wads: &[wad::Wad]) -> usize {
+    use crate::scene::{Texture, TextureSource};
+    let mut sizes: Vec<Option<(f64, f64)>> = vec![None; scene.materials.len()];
+    for (m, material) in scene.materials.iter_mut().enumerate() {
+        let Some(name) = material.name.clone() else {
+            continue;
+        };
+        let Some(found) = wads.iter().find_map(|w| w.find(&name)) else {
+            continue;
+        };
+        let texture = scene.textures.len();
+        scene.textures.push(Texture {
+            name: Some(found.name.clone()),
+            source: TextureSource::Pixels {
+                width: found.width,
+                height: found.height,
+                channels: 4,
+                data: found.rgba.clone(),
+            },
+            extras: Default::default(),
+        });
+        material.base_color_texture = Some(texture);
+        material.base_color = [1.0; 4];
+        material.extras.insert(
+            "texture_size".into(),
+            serde_json::json!([found.width, found.height]),
+        );
+        if let Some(slot) = sizes.get_mut(m) {
+            *slot = Some((f64::from(found.width), f64::from(found.height)));
+        }
+    }
+    for mesh in &mut scene.meshes {
+        for face in &mut mesh.faces {
+            let Some(Some((w, h))) = face.material.and_then(|m| sizes.get(m)).copied() else {
+                continue;
+            };
+            for corner in &mut face.corners {
+                if let Some(uv) = &mut corner.uv {
+                    uv[0] *= DEFAULT_TEXTURE_SIZE / w.max(1.0);
+                    uv[1] *= DEFAULT_TEXTURE_SIZE / h.max(1.0);
+                }
+            }
+        }
+    }
+    sizes.iter().filter(|s| s.is_some()).count()
+}

@@ -6,8 +6,9 @@
 //! * every block becomes a node named `block N` with its own mesh, flat-shaded, faces turned
 //!   counter-clockwise (the editors list them clockwise seen from outside), one material per
 //!   texture name (named after it), texture coordinates from the texture vectors divided by the
-//!   texture's size in texels: [`DEFAULT_TEXTURE_SIZE`] when the level's textures are not
-//!   available (the size used is in each material's `extras.texture_size`). Block flags and
+//!   texture's size in texels: [`DEFAULT_TEXTURE_SIZE`] until [`super::attach_wad_textures`]
+//!   puts the real textures from the level's WAD on the materials and rescales (the size used
+//!   is in each material's `extras.texture_size`). Block flags and
 //!   function, and every face's fields, are in the node's and mesh's `extras`;
 //! * lights become point lights (colour 0–100 scaled to 0–1, range kept) on nodes named
 //!   `light N`; models, sounds and start positions become empty nodes at their resolved

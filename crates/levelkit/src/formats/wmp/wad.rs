@@ -11,6 +11,11 @@
 //! u16 colour count and that many RGB triplets after the last level. WAD2 textures use an
 //! outside palette: the level's (`wed { palette { … } }` in text levels).
 //!
+//! `levelkit convert level.wmp level.glb` looks for the WADs a text level names (and its `$$W`)
+//! beside the level and textures the materials of the same name
+//! ([`super::attach_wad_textures`], which also rescales the texture coordinates to the real
+//! texture size).
+//!
 //! This is inferred: no Gamestudio WAD is in the shared corpus, and later Gamestudio versions
 //! store true-colour textures in entry types of their own, whose layout is not published. Those
 //! entries (and compressed ones) are listed by name and left unread; the level's materials then
