@@ -171,6 +171,9 @@ fn convert_scene(
     {
         wad_textures(level, input, &mut scene);
     }
+    if !is_stdio(input) {
+        embed_texture_files(&mut scene, input);
+    }
     let stem = output_stem.unwrap_or("model").to_owned();
     let files = match target.format {
         Format::Obj => obj::write(
@@ -200,6 +203,48 @@ fn convert_scene(
             Vec::new()
         },
     })
+}
+
+/// Texture files the scene references by name (V-Chat's BMPs, Wings' external images) are read
+/// from beside the input and embedded, so the output stands alone; one that is missing or not
+/// an image is reported and left out (the material keeps its name), rather than written as a
+/// reference to nothing.
+fn embed_texture_files(scene: &mut levelkit::scene::Scene, input: &Path) {
+    use levelkit::scene::TextureSource;
+    let dir = input.parent().unwrap_or_else(|| Path::new("."));
+    for texture in &mut scene.textures {
+        let TextureSource::File(name) = &texture.source else {
+            continue;
+        };
+        let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let path = dir.join(file);
+        let decoded = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| image::load_from_memory(&bytes).ok());
+        match decoded {
+            Some(img) => {
+                let rgba = img.to_rgba8();
+                texture.source = TextureSource::Pixels {
+                    width: rgba.width(),
+                    height: rgba.height(),
+                    channels: 4,
+                    data: rgba.into_raw(),
+                };
+            }
+            None => {
+                crate::report(format_args!(
+                    "texture {name:?}: no readable image {} beside the input; left out (the \
+                     material keeps its name)",
+                    path.display()
+                ));
+                // Data glTF cannot hold: the exporter leaves the texture out.
+                texture.source = TextureSource::Encoded {
+                    mime_type: "application/x-missing".into(),
+                    data: Vec::new(),
+                };
+            }
+        }
+    }
 }
 
 /// Real textures for a 3D GameStudio text level: the WADs it names in `wed { wad { … } }` and
