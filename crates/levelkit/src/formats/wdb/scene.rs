@@ -1221,8 +1221,10 @@ impl FromScene<'_> {
                         Some(m)
                             if m.len() == group.len()
                                 && m.iter().zip(&group).all(|(&m, (_, t))| {
-                                    textures.get(usize::from(m)).map(|d| &d.name)
-                                        == t.and_then(|t| textures.get(t)).map(|d| &d.name)
+                                    // An index the definitions have (0 when there are none).
+                                    usize::from(m) < textures.len().max(1)
+                                        && textures.get(usize::from(m)).map(|d| &d.name)
+                                            == t.and_then(|t| textures.get(t)).map(|d| &d.name)
                                 }) =>
                         {
                             m.clone()
