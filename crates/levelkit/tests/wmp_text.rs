@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use levelkit::formats::wmp::level::{Block, Entity, EntityKind, Face, Group, Level, Transform};
+use levelkit::formats::wmp::level::{Block, Entity, EntityKind, Group, Level, Transform};
 use levelkit::formats::wmp::text::{self, Dialect, Num, Record, WmpText};
 use levelkit::{ErrorKind, Limits, Severity};
 
@@ -408,45 +408,7 @@ fn corpus_v710_from_level() {
 }
 
 fn cube(size: f64, texture: &str) -> Block {
-    let s = size;
-    let vertices = vec![
-        [s, -s, s],
-        [s, -s, -s],
-        [s, s, s],
-        [s, s, -s],
-        [-s, -s, s],
-        [-s, -s, -s],
-        [-s, s, s],
-        [-s, s, -s],
-    ];
-    let quads: [([u32; 4], [[f64; 4]; 2]); 6] = [
-        ([1, 0, 2, 3], [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]]),
-        ([0, 1, 5, 4], [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]]),
-        ([4, 5, 7, 6], [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]]),
-        ([3, 2, 6, 7], [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0]]),
-        ([2, 0, 4, 6], [[1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0]]),
-        ([1, 3, 7, 5], [[1.0, 0.0, 0.0, 0.0], [0.0, -1.0, 0.0, 0.0]]),
-    ];
-    Block {
-        transform: Transform::IDENTITY,
-        vertices,
-        faces: quads
-            .iter()
-            .map(|(indices, vectors)| Face {
-                indices: indices.to_vec(),
-                texture: texture.into(),
-                texture_vectors: Some(*vectors),
-                texture_transform: Some([0.0, 0.0, 0.0, 1.0, 1.0]),
-                flags: "0000".into(),
-                ambient: 0.0,
-                albedo: 50.0,
-                material: "ndef".into(),
-            })
-            .collect(),
-        flags: "0000".into(),
-        function: "ndef".into(),
-        group: None,
-    }
+    levelkit::formats::wmp::samples::box_block([-size; 3], [size; 3], texture)
 }
 
 fn entity(kind: EntityKind, number: u32, name: &str, group: usize) -> Entity {
