@@ -6,6 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::Rng;
+
 use std::path::PathBuf;
 
 use levelkit::formats::gani::{self, *};
@@ -1000,19 +1003,6 @@ fn real_file_details() {
 
 // ---------------------------------------------------------------------------------------------
 // (c) Truncation, garbage and mutation sweeps.
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Read under strict limits. Errors name the format and a line; whatever reads validates
 /// without errors and writes back to exactly the input.

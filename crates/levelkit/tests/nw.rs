@@ -7,6 +7,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::Rng;
+
 use std::path::{Path, PathBuf};
 
 use levelkit::formats::graal::level::{
@@ -992,19 +995,6 @@ fn nw_and_graal_twins_mean_the_same_level() {
 
 // ---------------------------------------------------------------------------------------------
 // (c) Sweeps.
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Read under strict limits: an error names the format and a line; a level writes back to the
 /// very bytes it was read from, validates, and converts.

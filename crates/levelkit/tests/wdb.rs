@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod common;
+use common::Rng;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -77,16 +78,6 @@ fn hex(text: &str) -> Vec<u8> {
         .flat_map(|l| l.split('#').next().unwrap().split_whitespace())
         .map(|b| u8::from_str_radix(b, 16).unwrap())
         .collect()
-}
-
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut s = seed | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    }
 }
 
 const IDENTITY: [f32; 16] = samples::IDENTITY;
@@ -477,7 +468,10 @@ fn every_prefix_is_an_error() {
 
 #[test]
 fn garbage_reads_or_fails_without_panic_and_with_bounded_allocation() {
-    let mut next = xorshift(0x5eed);
+    let mut next = {
+        let mut rng = Rng(0x5eed | 1);
+        move || rng.next()
+    };
     let mut inputs = vec![samples::world().write().unwrap()];
     for seed in [5u64, 17] {
         inputs.push(samples::generate(seed, 20).write().unwrap());
@@ -781,7 +775,10 @@ fn spin_rule_follows_the_observed_relation() {
 
 #[test]
 fn coordinate_conversions_are_exact_inverses() {
-    let mut next = xorshift(7);
+    let mut next = {
+        let mut rng = Rng(7 | 1);
+        move || rng.next()
+    };
     for _ in 0..1000 {
         let m: [f32; 16] = std::array::from_fn(|_| f32::from_bits(next() as u32 & 0x7f7f_ffff));
         assert_eq!(h::matrix_from_scene(&h::matrix_to_scene(&m)), m);

@@ -5,6 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::Rng;
+
 use std::path::{Path, PathBuf};
 
 use levelkit::formats::wmp::binary::{self, Body, Bytes, Record, Wmpb, samples};
@@ -300,19 +303,6 @@ fn every_prefix_is_an_error() {
     let Some(dir) = corpus() else { return };
     for path in wmpb_files(&dir) {
         sweep_prefixes(&std::fs::read(path).unwrap());
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
     }
 }
 

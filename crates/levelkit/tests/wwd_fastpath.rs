@@ -8,6 +8,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::Rng;
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -16,19 +19,6 @@ use levelkit::Limits;
 use levelkit::formats::wwd::{self, HEADER_SIZE, WriteOptions, samples, stream};
 
 const HEADER: usize = HEADER_SIZE as usize;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Compare the two readers on `bytes` under `limits`; true when the streaming reader answered.
 fn agree_under(name: &str, bytes: &[u8], limits: &Limits) -> bool {

@@ -4,23 +4,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::Rng;
+
 use std::path::PathBuf;
 
 use levelkit::formats::wwd::{self, HEADER_SIZE, WriteOptions, samples};
 use levelkit::{ErrorKind, Limits};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn try_read(bytes: &[u8]) -> Result<wwd::Wwd, levelkit::Error> {
     let result = wwd::read_with(bytes, &Limits::strict());

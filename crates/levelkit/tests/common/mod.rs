@@ -1,4 +1,5 @@
-//! Shared by the integration tests that drive third-party tools (`../shared/oracles`).
+//! Shared by the integration tests: the drivers of third-party tools (`../shared/oracles`) and a
+//! deterministic random source for the sweeps.
 
 // Each test crate uses its own subset.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
@@ -90,4 +91,23 @@ pub fn assert_gltf_valid(script: &Path, path: &Path) -> bool {
         String::from_utf8_lossy(&out.stderr)
     );
     true
+}
+
+/// Xorshift64 for the garbage and mutation sweeps: a fixed seed gives the same sequence on every
+/// run, so a failing sweep repeats. The seed must not be 0.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
 }

@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use compact_str::{CompactString, ToCompactString};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -151,8 +152,12 @@ impl Layout {
 /// A number token: its text exactly as written, always a finite decimal number
 /// (`[+-]digits[.digits][e[+-]digits]`, or with the digits before the point left out).
 /// JSON holds it as that string; a JSON number is accepted too and written canonically.
+///
+/// The text is a [`CompactString`]: a level is mostly number tokens, almost all of them under
+/// 24 bytes, so they are kept inline instead of costing a heap allocation each (that was a
+/// quarter of the read time).
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Num(String);
+pub struct Num(CompactString);
 
 impl Num {
     /// The canonical spelling of `value`, as WED writes it: six decimals with trailing zeros
@@ -162,7 +167,7 @@ impl Num {
         if !value.is_finite() {
             return Num("0".into());
         }
-        let mut s = format!("{value:.6}");
+        let mut s = compact_str::format_compact!("{value:.6}");
         if s.contains('.') {
             while s.ends_with('0') {
                 s.pop();
@@ -179,12 +184,12 @@ impl Num {
 
     /// An integer, written without decimals.
     pub fn int(value: i64) -> Num {
-        Num(value.to_string())
+        Num(value.to_compact_string())
     }
 
     /// A number token as written; `None` unless it is a finite decimal number.
     pub fn parse(text: &str) -> Option<Num> {
-        is_number(text).then(|| Num(text.to_owned()))
+        is_number(text).then(|| Num(CompactString::from(text)))
     }
 
     /// The value.
@@ -285,7 +290,7 @@ impl<'de> Deserialize<'de> for Num {
                 Ok(Num::int(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Num, E> {
-                Ok(Num(v.to_string()))
+                Ok(Num(v.to_compact_string()))
             }
         }
         d.deserialize_any(V)

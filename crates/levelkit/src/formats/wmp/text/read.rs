@@ -12,10 +12,11 @@
 #![deny(clippy::arithmetic_side_effects)]
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use super::lex::{self, Kind, Lexer, Tok};
 use super::model::*;
-use super::write::{self, Canon, Ctx, Unit};
+use super::write::{self, Ctx, Unit};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
@@ -76,6 +77,7 @@ pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<WmpText> {
         let trivia = p.close();
         let unit = write::record_unit(&record, ctx, index, true).map_err(|m| p.internal(m))?;
         *record.layout_mut() = layout_of(&unit, &trivia, ctx.eol);
+        p.recycle(trivia);
         records.push(record);
     }
     let eof = p.peek()?;
@@ -105,10 +107,9 @@ fn number_text(bytes: &[u8]) -> Option<&str> {
 
 /// Keep the trivia that differ from the unit's canonical layout.
 pub(crate) fn layout_of(unit: &Unit<'_>, actual: &[&[u8]], eol: &str) -> Layout {
-    let canons: Vec<&Canon> = unit.canons().collect();
     let mut trivia = BTreeMap::new();
-    if canons.len() == actual.len() {
-        for (i, (canon, got)) in canons.iter().zip(actual).enumerate() {
+    if unit.canons().count() == actual.len() {
+        for (i, (canon, got)) in unit.canons().zip(actual).enumerate() {
             if !canon.matches(eol, got) {
                 trivia.insert(u32::try_from(i).unwrap_or(u32::MAX), latin1(got));
             }
@@ -137,6 +138,8 @@ struct Parser<'a> {
     lx: Lexer<'a>,
     peeked: Option<Tok>,
     units: Vec<Vec<&'a [u8]>>,
+    /// Emptied trivia lists of records already read, reused by the next ones.
+    spare: Vec<Vec<&'a [u8]>>,
     budget: Budget,
     dialect: Dialect,
     ctx: Ctx,
@@ -152,6 +155,7 @@ impl<'a> Parser<'a> {
             lx: Lexer::new(src),
             peeked: None,
             units: Vec::new(),
+            spare: Vec::new(),
             budget: limits.budget(Format::WmpText),
             dialect: Dialect::V710,
             ctx: Ctx::of(Dialect::V710, LineEnding::CrLf),
@@ -195,7 +199,7 @@ impl<'a> Parser<'a> {
     }
 
     /// "expected X, found Y" at `tok`.
-    fn fail(&self, tok: &Tok, expected: &str) -> Error {
+    fn fail(&self, tok: &Tok, expected: impl fmt::Display) -> Error {
         let (kind, found) = if tok.kind == Kind::Eof {
             (ErrorKind::Truncated, "the end of the file".to_owned())
         } else {
@@ -221,7 +225,14 @@ impl<'a> Parser<'a> {
     }
 
     fn open(&mut self) {
-        self.units.push(Vec::new());
+        let unit = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
+        self.units.push(unit);
+    }
+
+    /// Hand back a list [`Parser::close`] returned, for the next record.
+    fn recycle(&mut self, mut unit: Vec<&'a [u8]>) {
+        unit.clear();
+        self.spare.push(unit);
     }
 
     fn close(&mut self) -> Vec<&'a [u8]> {
@@ -265,7 +276,7 @@ impl<'a> Parser<'a> {
         Ok(self.text(&t))
     }
 
-    fn expect(&mut self, kind: Kind, what: &str) -> Result<Tok> {
+    fn expect(&mut self, kind: Kind, what: impl fmt::Display + Copy) -> Result<Tok> {
         let t = self.peek()?;
         if t.kind != kind {
             return Err(self.fail(&t, what));
@@ -284,12 +295,12 @@ impl<'a> Parser<'a> {
             Ok(())
         } else {
             let t = self.peek()?;
-            Err(self.fail(&t, &format!("'{word}'")))
+            Err(self.fail(&t, format_args!("'{word}'")))
         }
     }
 
     /// A name, file name or flags: a word (not `:`), `<…>` or `'…'`.
-    fn word(&mut self, what: &str) -> Result<String> {
+    fn word(&mut self, what: impl fmt::Display + Copy) -> Result<String> {
         let t = self.peek()?;
         let ok = match t.kind {
             Kind::Angle | Kind::Quoted => true,
@@ -322,7 +333,7 @@ impl<'a> Parser<'a> {
         Ok(!self.peek()?.newline_before)
     }
 
-    fn num(&mut self, what: &str) -> Result<Num> {
+    fn num(&mut self, what: impl fmt::Display + Copy) -> Result<Num> {
         let t = self.peek()?;
         if t.kind == Kind::Word
             && let Some(n) = number_text(self.bytes(&t)).and_then(Num::parse)
@@ -333,20 +344,20 @@ impl<'a> Parser<'a> {
         Err(self.fail(&t, what))
     }
 
-    fn vec3(&mut self, what: &str) -> Result<Vec3> {
+    fn vec3(&mut self, what: impl fmt::Display + Copy) -> Result<Vec3> {
         Ok([self.num(what)?, self.num(what)?, self.num(what)?])
     }
 
     /// `( x y z )` or `(x y z)`.
-    fn paren3(&mut self, what: &str) -> Result<Vec3> {
-        self.expect(Kind::LParen, &format!("'(' opening {what}"))?;
-        let v = self.vec3(&format!("a number of {what}"))?;
-        self.expect(Kind::RParen, &format!("')' closing {what}"))?;
+    fn paren3(&mut self, what: impl fmt::Display + Copy) -> Result<Vec3> {
+        self.expect(Kind::LParen, format_args!("'(' opening {what}"))?;
+        let v = self.vec3(format_args!("a number of {what}"))?;
+        self.expect(Kind::RParen, format_args!("')' closing {what}"))?;
         Ok(v)
     }
 
     /// The numbers up to the end of the line (at least one).
-    fn line_nums(&mut self, what: &str) -> Result<Vec<Num>> {
+    fn line_nums(&mut self, what: impl fmt::Display + Copy) -> Result<Vec<Num>> {
         let mut out = vec![self.num(what)?];
         while self.same_line()? && self.peek_is_num()? {
             out.push(self.num(what)?);
@@ -355,7 +366,7 @@ impl<'a> Parser<'a> {
     }
 
     /// An unsigned integer spelled canonically (`0`, `17`; no sign, no leading zero).
-    fn uint(&mut self, what: &str) -> Result<u32> {
+    fn uint(&mut self, what: impl fmt::Display + Copy) -> Result<u32> {
         let t = self.peek()?;
         let b = self.bytes(&t);
         let canonical = t.kind == Kind::Word
@@ -382,7 +393,7 @@ impl<'a> Parser<'a> {
         Ok(n)
     }
 
-    fn colon(&mut self, what: &str) -> Result<()> {
+    fn colon(&mut self, what: impl fmt::Display + Copy) -> Result<()> {
         if self.is_word(":")? {
             self.bump()?;
             Ok(())
@@ -441,8 +452,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn close_brace(&mut self, what: &str) -> Result<()> {
-        self.expect(Kind::RBrace, &format!("'}}' closing {what}"))?;
+    fn close_brace(&mut self, what: impl fmt::Display + Copy) -> Result<()> {
+        self.expect(Kind::RBrace, format_args!("'}}' closing {what}"))?;
         Ok(())
     }
 }
@@ -629,8 +640,8 @@ fn read_plane_face(p: &mut Parser<'_>) -> Result<Face> {
 /// `keyword K {` and the comment on that line.
 fn read_entity_head(p: &mut Parser<'_>, keyword: &str) -> Result<(u32, Option<String>)> {
     p.keyword(keyword)?;
-    let number = p.uint(&format!("the {keyword} number"))?;
-    p.expect(Kind::LBrace, &format!("'{{' opening the {keyword}"))?;
+    let number = p.uint(format_args!("the {keyword} number"))?;
+    p.expect(Kind::LBrace, format_args!("'{{' opening the {keyword}"))?;
     Ok((number, p.line_comment()?))
 }
 
@@ -782,10 +793,10 @@ fn read_group(p: &mut Parser<'_>) -> Result<Group> {
     g.scale = p.paren3("the group scale")?;
     while p.peek()?.kind == Kind::Word {
         let kind = p.word("a member kind")?;
-        let mut ids = vec![p.uint(&format!("a {kind} number"))?];
+        let mut ids = vec![p.uint(format_args!("a {kind} number"))?];
         while p.peek()?.kind == Kind::Comma {
             p.bump()?;
-            ids.push(p.uint(&format!("a {kind} number after ','"))?);
+            ids.push(p.uint(format_args!("a {kind} number after ','"))?);
         }
         g.members.push(Members { kind, ids });
     }
@@ -797,14 +808,17 @@ fn read_other(p: &mut Parser<'_>) -> Result<Other> {
     let keyword = p.word("a record keyword")?;
     let t = p.peek()?;
     let number = if t.kind == Kind::Word && p.bytes(&t).iter().all(u8::is_ascii_digit) {
-        Some(p.uint(&format!("the {keyword} number"))?)
+        Some(p.uint(format_args!("the {keyword} number"))?)
     } else {
         None
     };
-    p.expect(Kind::LBrace, &format!("'{{' opening the {keyword} record"))?;
+    p.expect(
+        Kind::LBrace,
+        format_args!("'{{' opening the {keyword} record"),
+    )?;
     let comment = p.line_comment()?;
     let tokens = p.rest()?;
-    p.close_brace(&format!("the {keyword} record"))?;
+    p.close_brace(format_args!("the {keyword} record"))?;
     Ok(Other {
         keyword,
         number,
@@ -852,6 +866,7 @@ fn read_m_level(p: &mut Parser<'_>) -> Result<MLevel> {
         let trivia = p.close();
         let unit = write::m_block_unit(&block, p.ctx, position, true).map_err(|m| p.internal(m))?;
         block.layout = layout_of(&unit, &trivia, p.ctx.eol);
+        p.recycle(trivia);
         l.blocks.push(block);
     }
     p.close_brace("the level record (or '{' opening a block)")?;
