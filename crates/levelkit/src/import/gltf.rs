@@ -62,12 +62,13 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
 use json::mesh::{Mode, Semantic};
 use json::validation::Checked::{Invalid, Valid};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
@@ -890,7 +891,7 @@ impl<'a> Reader<'a> {
                 ..Mesh::default()
             };
             // Scene positions by the source position our writer recorded for each vertex.
-            let mut shared: HashMap<u64, u32> = HashMap::new();
+            let mut shared: FxHashMap<u64, u32> = FxHashMap::default();
             for (pi, p) in gm.primitives.iter().enumerate() {
                 let at = format!("meshes[{mi}].primitives[{pi}]");
                 self.read_primitive(&mut mesh, p, &at, materials, &mut shared)?;
@@ -909,7 +910,7 @@ impl<'a> Reader<'a> {
         p: &json::mesh::Primitive,
         at: &str,
         materials: usize,
-        shared: &mut HashMap<u64, u32>,
+        shared: &mut FxHashMap<u64, u32>,
     ) -> Result<()> {
         let Valid(mode) = p.mode else {
             return Err(self.err(at, "invalid primitive mode"));
@@ -1099,7 +1100,7 @@ impl<'a> Reader<'a> {
             }
             _ => None,
         };
-        let set = |v: Option<Value>| -> HashSet<u64> {
+        let set = |v: Option<Value>| -> FxHashSet<u64> {
             v.and_then(|v| {
                 v.as_array()
                     .map(|a| a.iter().filter_map(Value::as_u64).collect())
@@ -1580,39 +1581,45 @@ fn rebuild_polygon(tris: &[[u32; 3]]) -> Option<Vec<u32>> {
     if tris.len() == 1 {
         return Some(first.to_vec());
     }
-    let edges = || {
-        tris.iter()
-            .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
-    };
-    let mut count: HashMap<(u32, u32), u32> = HashMap::with_capacity(tris.len() * 3);
-    for e in edges() {
-        if e.0 == e.1 {
-            return None;
-        }
-        *count.entry(e).or_insert(0) += 1;
+    // The group's directed edges, sorted: equal edges side by side, reverses found by search.
+    let mut edges: Vec<(u32, u32)> = tris
+        .iter()
+        .flat_map(|&[a, b, c]| [(a, b), (b, c), (c, a)])
+        .collect();
+    if edges.iter().any(|&(a, b)| a == b) {
+        return None;
     }
-    let mut next: HashMap<u32, u32> = HashMap::with_capacity(n);
-    for (&(a, b), &k) in &count {
-        if count.contains_key(&(b, a)) {
+    edges.sort_unstable();
+    // The boundary edges, sorted by their start: each used once, no two from the same vertex.
+    let mut next: Vec<(u32, u32)> = Vec::with_capacity(n);
+    for run in edges.chunk_by(|x, y| x == y) {
+        let &[(a, b), ..] = run else {
+            continue;
+        };
+        if edges.binary_search(&(b, a)).is_ok() {
             continue; // an inner diagonal, used once each way
         }
-        if k != 1 || next.insert(a, b).is_some() {
+        if run.len() != 1 || next.last().is_some_and(|&(s, _)| s == a) {
             return None;
         }
+        next.push((a, b));
     }
     if next.len() != n {
         return None;
     }
     let start = first[0];
     let mut ring = Vec::with_capacity(n);
-    let mut seen = HashSet::with_capacity(n);
+    // Per boundary edge (by its place in `next`): whether the walk has left its start.
+    let mut seen = vec![false; n];
     let mut at = start;
     for _ in 0..n {
-        if !seen.insert(at) {
+        let i = next.binary_search_by_key(&at, |&(s, _)| s).ok()?;
+        let (visited, &(_, to)) = (seen.get_mut(i)?, next.get(i)?);
+        if std::mem::replace(visited, true) {
             return None;
         }
         ring.push(at);
-        at = *next.get(&at)?;
+        at = to;
     }
     (at == start).then_some(ring)
 }

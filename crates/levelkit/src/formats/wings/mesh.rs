@@ -190,13 +190,20 @@ impl Winged {
         // Edges between the same two vertices may be several (Wings allows parallel edges,
         // e.g. around a two-sided face): each directed use takes an edge of its vertex pair
         // whose side for that direction is free, or starts a new one, numbered in order of
-        // first use as Wings numbers them.
-        let mut ids: HashMap<(u32, u32), Vec<u32>> = HashMap::default();
-        let mut ends: Vec<(u32, u32)> = Vec::new();
-        let mut taken: Vec<[bool; 2]> = Vec::new();
-        // Per polygon, per corner i: the edge of the directed side v_i -> v_{i+1}, and whether
-        // it runs from the edge's start to its end (the left side).
-        let mut assign: Vec<Vec<(u32, bool)>> = Vec::with_capacity(polygons.len());
+        // first use as Wings numbers them. The first edge of each vertex pair is found by the
+        // pair; its parallel edges follow it in order through `parallel`.
+        let total_sides: usize = polygons.iter().map(|p| p.vertices.len()).sum();
+        let pair = |a: u32, b: u32| (u64::from(a.min(b)) << 32) | u64::from(a.max(b));
+        let mut first_edge: HashMap<u64, u32> =
+            HashMap::with_capacity_and_hasher(total_sides / 2 + 1, Default::default());
+        let mut parallel: Vec<Option<u32>> = Vec::with_capacity(total_sides / 2 + 1);
+        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(total_sides / 2 + 1);
+        let mut taken: Vec<[bool; 2]> = Vec::with_capacity(total_sides / 2 + 1);
+        // Per polygon side v_i -> v_{i+1}, polygon after polygon: its edge, and whether it runs
+        // from the edge's start to its end (the left side). Polygon `fi`'s sides start at
+        // `first_side[fi]`.
+        let mut assign: Vec<(u32, bool)> = Vec::with_capacity(total_sides);
+        let mut first_side: Vec<usize> = Vec::with_capacity(polygons.len());
         for (fi, p) in polygons.iter().enumerate() {
             let n = p.vertices.len();
             if n < 3 {
@@ -204,26 +211,43 @@ impl Winged {
                     "polygon {fi} has {n} corners; at least 3 are needed"
                 )));
             }
-            let mut sides = Vec::with_capacity(n);
+            first_side.push(assign.len());
             for (i, &a) in p.vertices.iter().enumerate() {
                 let b = p.vertices.get((i + 1) % n).copied().unwrap_or(a);
                 if a as usize >= positions.len() || a == b {
                     return Err(err(format!("polygon {fi} has a bad corner {a}")));
                 }
-                let list = ids.entry((a.min(b), a.max(b))).or_default();
-                let free = list.iter().copied().find(|&id| {
+                let free = |id: u32| {
                     let forward = ends.get(id as usize).is_some_and(|&(s, _)| s == a);
                     taken
                         .get(id as usize)
                         .is_some_and(|t| t.get(usize::from(!forward)) == Some(&false))
-                });
-                let id = match free {
+                };
+                // The pair's edges in order: the first with a free side, else the last one.
+                let mut found = None;
+                let mut last = None;
+                let mut at = first_edge.get(&pair(a, b)).copied();
+                while let Some(id) = at {
+                    if free(id) {
+                        found = Some(id);
+                        break;
+                    }
+                    last = Some(id);
+                    at = parallel.get(id as usize).copied().flatten();
+                }
+                let id = match found {
                     Some(id) => id,
                     None => {
                         let id = ends.len() as u32;
                         ends.push((a, b));
                         taken.push([false; 2]);
-                        list.push(id);
+                        parallel.push(None);
+                        match last.and_then(|l| parallel.get_mut(l as usize)) {
+                            Some(link) => *link = Some(id),
+                            None => {
+                                first_edge.insert(pair(a, b), id);
+                            }
+                        }
                         id
                     }
                 };
@@ -233,15 +257,15 @@ impl Winged {
                         *side = true;
                     }
                 }
-                sides.push((id, forward));
+                assign.push((id, forward));
             }
-            assign.push(sides);
         }
         let mut halves: Vec<Half> = ends.iter().map(|_| Half { lf: None, rf: None }).collect();
         let mut uv_attr = vec![[None::<[f64; 2]>, None]; ends.len()];
         let mut color_attr = vec![[None::<[f32; 3]>, None]; ends.len()];
-        for ((fi, p), sides) in polygons.iter().enumerate().zip(&assign) {
+        for ((fi, p), &first) in polygons.iter().enumerate().zip(&first_side) {
             let n = p.vertices.len();
+            let sides = assign.get(first..first + n).unwrap_or(&[]);
             let edge_of =
                 |i: usize| -> (u32, bool) { sides.get(i % n).copied().unwrap_or((0, true)) };
             for i in 0..n {
@@ -278,7 +302,11 @@ impl Winged {
             .enumerate()
         {
             let (Some((lf, ltpr, ltsu)), Some((rf, rtpr, rtsu))) = (h.lf, h.rf) else {
-                let parallel = ids.get(&(vs.min(ve), vs.max(ve))).map_or(0, Vec::len);
+                let parallel =
+                    std::iter::successors(first_edge.get(&pair(vs, ve)).copied(), |&e| {
+                        parallel.get(e as usize).copied().flatten()
+                    })
+                    .count();
                 return Err(err(if parallel > 1 {
                     format!(
                         "the side {vs}-{ve} is used twice in the same direction (the surface is \
@@ -295,9 +323,13 @@ impl Winged {
                     *u = true;
                 }
             }
-            let mut items = Vec::new();
             let [uv_lt, uv_rt] = *uv;
             let [color_lt, color_rt] = *color;
+            let attributes = usize::from(color_rt.is_some())
+                + usize::from(color_lt.is_some())
+                + usize::from(uv_rt.is_some())
+                + usize::from(uv_lt.is_some());
+            let mut items = Vec::with_capacity(attributes + 1);
             if let Some(c) = color_rt {
                 items.push(EdgeItem::ColorRt(c));
             }

@@ -36,6 +36,7 @@
 
 use crate::scene::vec3::{add, cross, dot, scale, sub, unit};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::Deserialize;
 
 use super::mesh::Polygon;
 use super::model::*;
@@ -949,10 +950,11 @@ impl MaterialTable {
 /// A material's `opengl` list: the one it came from Wings with, or both key sets in Wings'
 /// order, from the PBR values and the legacy Phong values.
 fn opengl_props(mat: &SceneMaterial) -> Term {
+    // Read from the JSON value in place (as `from_value` would read a copy of it).
     if let Some(gl) = mat
         .extras
         .get("wings_material_props")
-        .and_then(|v| serde_json::from_value::<Term>(v.clone()).ok())
+        .and_then(|v| Term::deserialize(v).ok())
         .and_then(|props| props.proplist_get("opengl").cloned())
     {
         return gl;
@@ -1076,10 +1078,12 @@ fn object(
         mesh.positions.iter().map(|p| t.apply(*p)).collect()
     };
     let (weld, positions) = edge_weld(&world, mesh);
-    let normals = mesh.corner_normals();
-    let mut polygons: Vec<Polygon> = Vec::new();
-    // Per polygon corner: the corner normal (for hard-edge detection).
-    let mut corner_normals: Vec<Vec<[f32; 3]>> = Vec::new();
+    let normals = own_normals(mesh).unwrap_or_else(|| mesh.corner_normals());
+    let mut polygons: Vec<Polygon> = Vec::with_capacity(mesh.faces.len());
+    // Per polygon corner, polygon after polygon: the corner normal (for hard-edge detection).
+    let mut corner_normals: Vec<[f32; 3]> = Vec::with_capacity(normals.len());
+    // The face's corners kept (reused from face to face).
+    let mut kept: Vec<usize> = Vec::new();
     let mut base = 0usize;
     let mut dropped = 0usize;
     for (fi, f) in mesh.faces.iter().enumerate() {
@@ -1088,7 +1092,7 @@ fn object(
         base += n;
         // Welded corners, with consecutive repeats removed.
         let mut vs: Vec<u32> = Vec::with_capacity(n);
-        let mut kept: Vec<usize> = Vec::with_capacity(n);
+        kept.clear();
         for (k, c) in f.corners.iter().enumerate() {
             let v = weld.get(c.position as usize).copied().ok_or_else(|| {
                 err(format!(
@@ -1110,28 +1114,27 @@ fn object(
             dropped += 1;
             continue;
         }
-        let corners: Vec<&Corner> = kept.iter().filter_map(|&k| f.corners.get(k)).collect();
-        let uvs = corners.iter().map(|c| c.uv).collect::<Option<Vec<_>>>();
-        let any_color = corners.iter().any(|c| c.color.is_some());
-        let colors = any_color.then(|| {
-            corners
-                .iter()
+        let corners = || kept.iter().filter_map(|&k| f.corners.get(k));
+        let uvs = corners().map(|c| c.uv).collect::<Option<Vec<_>>>();
+        let colors = corners().any(|c| c.color.is_some()).then(|| {
+            corners()
                 .map(|c| {
                     let [r, g, b, _] = c.color.unwrap_or([1.0; 4]);
                     [r, g, b]
                 })
                 .collect()
         });
+        // The default material is written as no material at all.
+        let material = Some(mats.name(scene, f.material)).filter(|m| m != "default");
         polygons.push(Polygon {
             vertices: vs,
             uvs,
             colors,
-            material: Some(mats.name(scene, f.material)),
+            material,
         });
-        corner_normals.push(
+        corner_normals.extend(
             kept.iter()
-                .map(|&k| ns.get(k).copied().unwrap_or([0.0, 1.0, 0.0]))
-                .collect(),
+                .map(|&k| ns.get(k).copied().unwrap_or([0.0, 1.0, 0.0])),
         );
     }
     if dropped > 0 {
@@ -1140,25 +1143,18 @@ fn object(
             format!("{name}: {dropped} faces with fewer than 3 distinct corners left out"),
         ));
     }
-    // The default material is written as no material at all.
-    for p in &mut polygons {
-        if p.material.as_deref() == Some("default") {
-            p.material = None;
-        }
-    }
-    check_manifold(&positions, &polygons, name)?;
-    let holes = hole_loops(&polygons);
+    let sides = directed_sides(&polygons);
+    check_manifold(&positions, &sides, name)?;
+    let holes = hole_loops(&sides);
     let num_holes = holes.len();
-    let mut all: Vec<Polygon> = holes
-        .into_iter()
-        .map(|vertices| Polygon {
-            vertices,
-            uvs: None,
-            colors: None,
-            material: None,
-        })
-        .collect();
-    all.extend(polygons.iter().cloned());
+    let mut all: Vec<Polygon> = Vec::with_capacity(num_holes + polygons.len());
+    all.extend(holes.into_iter().map(|vertices| Polygon {
+        vertices,
+        uvs: None,
+        colors: None,
+        material: None,
+    }));
+    all.extend(polygons);
     // Unused positions are dropped (Wings needs every vertex on a face).
     let mut used = vec![false; positions.len()];
     for p in &all {
@@ -1169,7 +1165,7 @@ fn object(
         }
     }
     let mut remap = vec![u32::MAX; positions.len()];
-    let mut kept_positions = Vec::new();
+    let mut kept_positions = Vec::with_capacity(positions.len());
     for (i, p) in positions.iter().enumerate() {
         if used.get(i).copied().unwrap_or(false) {
             if let Some(r) = remap.get_mut(i) {
@@ -1186,16 +1182,22 @@ fn object(
     let mut winged = Winged::from_polygons(&kept_positions, &all)
         .map_err(|e| err(format!("object {name:?}: {}", e.message)))?;
     // Hard edges: where the two faces' corner normals differ at either end, or named by the mesh.
-    let mut edge_of: HashMap<(u32, u32), u32> = HashMap::default();
-    for (i, e) in winged.edges.iter().enumerate() {
-        if let Some(r) = e.record() {
-            edge_of.insert((r.vs.min(r.ve), r.vs.max(r.ve)), i as u32);
-        }
-    }
-    let mut hard = std::collections::BTreeSet::new();
-    if mesh.flat {
-        hard.extend(0..winged.edges.len() as u32);
-    }
+    // Between two vertices with parallel edges, the highest-numbered edge is the one meant.
+    let edge_of = Rows::new(
+        kept_positions.len(),
+        winged.edges.iter().enumerate().filter_map(|(i, e)| {
+            let r = e.record()?;
+            Some((r.vs.min(r.ve), (r.vs.max(r.ve), i as u32)))
+        }),
+    );
+    let edge_between = |lo: u32, hi: u32| -> Option<u32> {
+        let row = edge_of.row(lo);
+        let end = row.partition_point(|&(h, _)| h <= hi);
+        row.get(end.checked_sub(1)?)
+            .filter(|&&(h, _)| h == hi)
+            .map(|&(_, id)| id)
+    };
+    let mut hard = vec![mesh.flat; winged.edges.len()];
     for e in &mesh.hard_edges {
         let [a, b] = e.map(|p| {
             weld.get(p as usize)
@@ -1203,13 +1205,18 @@ fn object(
                 .copied()
                 .unwrap_or(u32::MAX)
         });
-        if let Some(&id) = edge_of.get(&(a.min(b), a.max(b))) {
-            hard.insert(id);
+        if let Some(h) = edge_between(a.min(b), a.max(b)).and_then(|id| hard.get_mut(id as usize)) {
+            *h = true;
         }
     }
-    let mut side: HashMap<(u32, u32, u32), [f32; 3]> = HashMap::default();
-    for (p, ns) in all.iter().skip(num_holes).zip(&corner_normals) {
+    // The first corner normal seen at each end (lower vertex, higher vertex) of each edge; a
+    // later one that differs makes the edge hard.
+    let mut first: Vec<[Option<[f32; 3]>; 2]> = vec![[None; 2]; winged.edges.len()];
+    let mut offset = 0usize;
+    for p in all.iter().skip(num_holes) {
         let k = p.vertices.len();
+        let ns = corner_normals.get(offset..offset + k).unwrap_or(&[]);
+        offset += k;
         for i in 0..k {
             let (Some(&a), Some(&b)) = (p.vertices.get(i), p.vertices.get((i + 1) % k)) else {
                 continue;
@@ -1217,26 +1224,37 @@ fn object(
             let (Some(&na), Some(&nb)) = (ns.get(i), ns.get((i + 1) % k)) else {
                 continue;
             };
-            let key = (a.min(b), a.max(b));
+            let (lo, hi) = (a.min(b), a.max(b));
+            let Some(id) = edge_between(lo, hi) else {
+                continue;
+            };
+            let Some(ends) = first.get_mut(id as usize) else {
+                continue;
+            };
             for (v, nv) in [(a, na), (b, nb)] {
-                match side.entry((key.0, key.1, v)) {
-                    std::collections::hash_map::Entry::Occupied(o) => {
-                        let d = o.get();
+                let Some(slot) = ends.get_mut(usize::from(v != lo)) else {
+                    continue;
+                };
+                match slot {
+                    Some(d) => {
                         let dot = d[0] * nv[0] + d[1] * nv[1] + d[2] * nv[2];
                         if dot < 0.9999
-                            && let Some(&id) = edge_of.get(&key)
+                            && let Some(h) = hard.get_mut(id as usize)
                         {
-                            hard.insert(id);
+                            *h = true;
                         }
                     }
-                    std::collections::hash_map::Entry::Vacant(slot) => {
-                        slot.insert(nv);
-                    }
+                    None => *slot = Some(nv),
                 }
             }
         }
     }
-    winged.hard_edges = Term::int_list(hard.into_iter().map(i64::from));
+    winged.hard_edges = Term::int_list(
+        hard.iter()
+            .enumerate()
+            .filter(|&(_, &h)| h)
+            .map(|(i, _)| i as i64),
+    );
     let mut shape = super::samples::shape(name, winged);
     if num_holes > 0 {
         if let Term::List(items, _) = &mut shape.props {
@@ -1252,6 +1270,20 @@ fn object(
         ));
     }
     Ok(shape)
+}
+
+/// Every corner's own normal, made unit length exactly as [`Mesh::corner_normals`] makes it,
+/// when every corner has a usable one (as glTF input has): nothing then needs deriving.
+fn own_normals(mesh: &Mesh) -> Option<Vec<[f32; 3]>> {
+    mesh.faces
+        .iter()
+        .flat_map(|f| &f.corners)
+        .map(|c| {
+            c.normal
+                .and_then(|v| unit(v.map(f64::from)))
+                .map(|v| v.map(|x| x as f32))
+        })
+        .collect()
 }
 
 /// Vertex ids for a mesh's positions: positions stay apart unless they close a seam. A glTF
@@ -1354,13 +1386,109 @@ fn edge_weld(world: &[[f64; 3]], mesh: &Mesh) -> (Vec<u32>, Vec<[f64; 3]>) {
     (weld, positions)
 }
 
+/// Values grouped by a dense vertex index (compressed rows), each group sorted: lookups by
+/// vertex without hashing, in time logarithmic in the size of the vertex's group.
+struct Rows<T> {
+    /// The values of vertex `v` are `values[start[v]..start[v + 1]]`.
+    start: Vec<usize>,
+    values: Vec<T>,
+}
+
+impl<T: Copy + Ord + Default> Rows<T> {
+    /// Group `entries` (vertex, value) for vertices below `vertices` (others are left out).
+    fn new(vertices: usize, entries: impl Iterator<Item = (u32, T)> + Clone) -> Rows<T> {
+        let mut start = vec![0usize; vertices + 1];
+        for (v, _) in entries.clone() {
+            if let Some(s) = start
+                .get_mut(v as usize + 1)
+                .filter(|_| (v as usize) < vertices)
+            {
+                *s += 1;
+            }
+        }
+        let mut total = 0usize;
+        for s in &mut start {
+            total += *s;
+            *s = total;
+        }
+        // Next free slot of each vertex's group.
+        let mut next = start.clone();
+        let mut values = vec![T::default(); total];
+        for (v, value) in entries {
+            if let Some(n) = next.get_mut(v as usize).filter(|_| (v as usize) < vertices)
+                && let Some(slot) = values.get_mut(*n)
+            {
+                *slot = value;
+                *n += 1;
+            }
+        }
+        for w in start.windows(2) {
+            if let [s, e] = *w
+                && let Some(group) = values.get_mut(s..e)
+            {
+                group.sort_unstable();
+            }
+        }
+        Rows { start, values }
+    }
+
+    /// The values of vertex `v`, sorted (empty for a vertex out of range).
+    fn row(&self, v: u32) -> &[T] {
+        let v = v as usize;
+        match (self.start.get(v), self.start.get(v + 1)) {
+            (Some(&s), Some(&e)) => self.values.get(s..e).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The number of vertices.
+    fn vertices(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+}
+
+/// Every directed side `a -> b` of the polygons, as `(b, polygon)` in the row of `a`.
+fn directed_sides(polygons: &[Polygon]) -> Rows<(u32, u32)> {
+    let vertices = polygons
+        .iter()
+        .flat_map(|p| &p.vertices)
+        .max()
+        .map_or(0, |&v| v as usize + 1);
+    Rows::new(
+        vertices,
+        polygons.iter().enumerate().flat_map(|(fi, p)| {
+            let next = p.vertices.iter().cycle().skip(1);
+            p.vertices
+                .iter()
+                .zip(next)
+                .map(move |(&a, &b)| (a, (b, fi as u32)))
+        }),
+    )
+}
+
+/// How often `a -> b` is a polygon side.
+fn side_uses(sides: &Rows<(u32, u32)>, a: u32, b: u32) -> usize {
+    let row = sides.row(a);
+    row.partition_point(|&(e, _)| e <= b) - row.partition_point(|&(e, _)| e < b)
+}
+
+/// Each directed vertex pair that is a polygon side, once, by its start then its end: `(a, b,
+/// how often it is a side, the first polygon using it)`.
+fn distinct_sides(sides: &Rows<(u32, u32)>) -> impl Iterator<Item = (u32, u32, usize, u32)> + '_ {
+    (0..sides.vertices() as u32).flat_map(move |a| {
+        sides
+            .row(a)
+            .chunk_by(|x, y| x.0 == y.0)
+            .filter_map(move |run| run.first().map(|&(b, fi)| (a, b, run.len(), fi)))
+    })
+}
+
 /// Refuse vertex pairs where more than two polygons meet unevenly (an edge used twice in one
-/// direction and not twice in the other), naming them. Pairs used equally often both ways are
-/// parallel edges, which Wings allows.
-fn check_manifold(positions: &[[f64; 3]], polygons: &[Polygon], name: &str) -> Result<()> {
-    let uses = directed_uses(polygons);
-    for (&(a, b), &(count, fi)) in &uses {
-        let back = uses.get(&(b, a)).map_or(0, |r| r.0);
+/// direction and not twice in the other), naming the first such pair. Pairs used equally often
+/// both ways are parallel edges, which Wings allows.
+fn check_manifold(positions: &[[f64; 3]], sides: &Rows<(u32, u32)>, name: &str) -> Result<()> {
+    for (a, b, count, fi) in distinct_sides(sides) {
+        let back = side_uses(sides, b, a);
         if count > 1 && back != count {
             let pa = positions.get(a as usize).copied().unwrap_or_default();
             let pb = positions.get(b as usize).copied().unwrap_or_default();
@@ -1379,46 +1507,46 @@ fn check_manifold(positions: &[[f64; 3]], polygons: &[Polygon], name: &str) -> R
     Ok(())
 }
 
-/// How often each directed vertex pair is a polygon side, and the first polygon using it.
-fn directed_uses(polygons: &[Polygon]) -> HashMap<(u32, u32), (usize, usize)> {
-    let mut uses: HashMap<(u32, u32), (usize, usize)> = HashMap::default();
-    for (fi, p) in polygons.iter().enumerate() {
-        let k = p.vertices.len();
-        for i in 0..k {
-            if let (Some(&a), Some(&b)) = (p.vertices.get(i), p.vertices.get((i + 1) % k)) {
-                uses.entry((a, b)).or_insert((0, fi)).0 += 1;
-            }
-        }
-    }
-    uses
-}
-
-/// The boundary loops of a set of polygons, each as a hole polygon running against its
-/// boundary (so that every boundary edge gets its second face).
-fn hole_loops(polygons: &[Polygon]) -> Vec<Vec<u32>> {
-    let uses = directed_uses(polygons);
-    // Hole half-edges b -> a for each unmatched use of a -> b, keyed by start, in a stable order.
-    let mut out_edges: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+/// The boundary loops of a set of polygons (given by their [`directed_sides`]), each as a hole
+/// polygon running against its boundary (so that every boundary edge gets its second face).
+fn hole_loops(sides: &Rows<(u32, u32)>) -> Vec<Vec<u32>> {
+    // Hole half-edges b -> a for each unmatched use of a -> b, sorted (a stable order).
     let mut boundary: Vec<(u32, u32)> = Vec::new();
-    for (&(a, b), &(count, _)) in &uses {
-        let back = uses.get(&(b, a)).map_or(0, |r| r.0);
+    for (a, b, count, _) in distinct_sides(sides) {
+        let back = side_uses(sides, b, a);
         for _ in back..count {
             boundary.push((b, a));
         }
     }
-    boundary.sort_unstable();
-    for &(s, e) in &boundary {
-        out_edges.entry(s).or_default().push(e);
+    if boundary.is_empty() {
+        return Vec::new();
     }
+    boundary.sort_unstable();
+    // Per start vertex, the part of `boundary` not yet taken; taken from its end (the highest
+    // end vertex first).
+    let mut open: Vec<(usize, usize)> = vec![(0, 0); sides.vertices()];
+    for (i, &(s, _)) in boundary.iter().enumerate() {
+        if let Some(r) = open.get_mut(s as usize) {
+            if r.1 == r.0 {
+                r.0 = i;
+            }
+            r.1 = i + 1;
+        }
+    }
+    let mut take = |s: u32| -> Option<u32> {
+        let r = open.get_mut(s as usize).filter(|r| r.1 > r.0)?;
+        r.1 -= 1;
+        boundary.get(r.1).map(|&(_, e)| e)
+    };
     let mut loops = Vec::new();
     for &(s, _) in &boundary {
-        while let Some(first) = out_edges.get_mut(&s).and_then(Vec::pop) {
+        while let Some(first) = take(s) {
             let mut poly = vec![s];
             let mut at = first;
             let mut guard = boundary.len() + 1;
             while at != s && guard > 0 {
                 poly.push(at);
-                match out_edges.get_mut(&at).and_then(Vec::pop) {
+                match take(at) {
                     Some(next) => at = next,
                     None => break,
                 }
