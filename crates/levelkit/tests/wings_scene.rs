@@ -2,7 +2,9 @@
 //!
 //! * our scene of every corpus file against Wings 3D's own glTF export of it (the oracle):
 //!   triangle count, bounding box, materials and textures;
-//! * `.wings -> Scene -> .wings`: the same visible geometry, and Wings opens the result.
+//! * `.wings -> Scene -> .wings`: the same visible geometry and lights, and Wings opens the
+//!   result;
+//! * lights made from a scene are the lights Wings itself writes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
 
@@ -11,7 +13,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use levelkit::formats::wings::Wings;
+use levelkit::etf::Term;
+use levelkit::formats::wings::{Content, Wings};
 use levelkit::scene::Scene;
 
 fn corpus_files() -> Vec<PathBuf> {
@@ -394,6 +397,11 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
             "{name}: {:?}",
             again.validate()
         );
+        assert_eq!(
+            lights_of(&again),
+            lights_of(&model),
+            "{name}: lights (name and property list)"
+        );
         let (scene2, _) = again.to_scene();
         let (a, b) = (faces_f32(&scene), faces_f32(&scene2));
         assert_eq!(a.len(), b.len(), "{name}: visible face count");
@@ -412,23 +420,145 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
             let out_path = dir.join(&name);
             std::fs::write(&out_path, &bytes).unwrap();
             let text = wings_opens(script, &out_path);
-            let faces: usize = text
+            // Wings holds each light as an object with a stand-in mesh: leave those out.
+            let objects = || {
+                text.lines()
+                    .filter(|l| l.starts_with("object ") && l.contains(" light=none "))
+            };
+            let wings_lights = text
                 .lines()
-                .filter(|l| l.starts_with("object "))
+                .filter(|l| l.starts_with("object ") && !l.contains(" light=none "))
+                .count();
+            assert_eq!(
+                wings_lights,
+                lights_of(&model).len(),
+                "{name}: lights Wings sees"
+            );
+            let faces: usize = objects()
                 .filter_map(|l| {
                     l.split_whitespace()
                         .find_map(|w| w.strip_prefix("faces=")?.parse::<usize>().ok())
                 })
                 .sum();
-            let holes: usize = text
-                .lines()
-                .filter(|l| l.starts_with("object "))
+            let holes: usize = objects()
                 .filter_map(|l| {
                     l.split_whitespace()
                         .find_map(|w| w.strip_prefix("holes=")?.parse::<usize>().ok())
                 })
                 .sum();
             assert_eq!(faces - holes, a.len(), "{name}: faces Wings sees");
+        }
+    }
+}
+
+/// The `lights` entries of a version 2 file's global properties.
+fn lights_of(model: &Wings) -> Vec<Term> {
+    match &model.content {
+        Content::V2(doc) => doc
+            .prop("lights")
+            .and_then(Term::list_items)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// Lights made from a scene (here the V-Chat sample's ambient, directional, point and spot
+/// lights) are written as Wings 2.2.9 writes them: Wings loads each as a light of its kind, and
+/// its own save of the file gives the very same light terms.
+#[test]
+fn scene_lights_become_the_lights_wings_writes() {
+    let (scene, _) = levelkit::formats::wdb::samples::world().to_scene();
+    let (model, _) = Wings::from_scene(&scene).unwrap();
+    let lights = lights_of(&model);
+    let kinds: Vec<String> = lights
+        .iter()
+        .map(|l| {
+            let props = &l.as_tuple().unwrap()[1];
+            let gl = props.proplist_get("opengl").unwrap();
+            gl.proplist_get("type")
+                .unwrap()
+                .as_atom()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(kinds, ["ambient", "infinite", "point", "spot", "point"]);
+    let Some(script) = common::oracle(
+        "wings_oracle.sh",
+        &["erl"],
+        "Wings loading and saving lights made from a scene",
+    ) else {
+        return;
+    };
+    let dir = common::out_dir("wings-scene", "lights");
+    let (ours, theirs) = (dir.join("world.wings"), dir.join("world_by_wings.wings"));
+    std::fs::write(&ours, model.write().unwrap()).unwrap();
+    let text = wings_opens(&script, &ours);
+    for (name, kind) in ["ambient", "sun", "lamp", "spot", "glow"]
+        .iter()
+        .zip(&kinds)
+    {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("object {name} "))
+                    && l.contains(&format!(" light={kind} "))),
+            "Wings does not see light {name} as {kind}: {text}"
+        );
+    }
+    let out = Command::new(&script)
+        .arg("roundtrip")
+        .arg(&ours)
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved = Wings::read(&std::fs::read(&theirs).unwrap()).unwrap();
+    assert_eq!(lights_of(&saved), lights, "Wings' own save of our lights");
+}
+
+/// A light that came from Wings keeps its property list through a scene, and follows its node
+/// when the node is moved: the position moves, and a spot's aim point keeps its distance.
+#[test]
+fn wings_lights_follow_their_moved_nodes() {
+    use levelkit::scene::Transform;
+    let (scene, _) = levelkit::formats::wdb::samples::world().to_scene();
+    let (model, _) = Wings::from_scene(&scene).unwrap();
+    let (mut scene, _) = model.to_scene();
+    let (unmoved, _) = Wings::from_scene(&scene).unwrap();
+    assert_eq!(lights_of(&unmoved), lights_of(&model));
+    let spot = scene
+        .nodes
+        .iter()
+        .position(|n| n.name.as_deref() == Some("spot"))
+        .unwrap();
+    match &mut scene.nodes[spot].transform {
+        Transform::Trs { translation, .. } => translation[0] += 2.0,
+        other => panic!("{other:?}"),
+    }
+    let (moved, _) = Wings::from_scene(&scene).unwrap();
+    let vec3 = |light: &Term, key: &str| -> [f64; 3] {
+        let gl = light.as_tuple().unwrap()[1].proplist_get("opengl").unwrap();
+        let t = gl.proplist_get(key).unwrap().as_tuple().unwrap();
+        [0, 1, 2].map(|i| t[i].as_number().unwrap())
+    };
+    let (before, after) = (lights_of(&model), lights_of(&moved));
+    for (b, a) in before.iter().zip(&after) {
+        let name = b.as_tuple().unwrap()[0].as_charlist().unwrap();
+        if name != "spot" {
+            assert_eq!(a, b, "{name} did not move");
+            continue;
+        }
+        for key in ["position", "aim_point"] {
+            let (p0, p1) = (vec3(b, key), vec3(a, key));
+            assert!(
+                (p1[0] - p0[0] - 2.0).abs() < 1e-9,
+                "{key}: {p0:?} -> {p1:?}"
+            );
+            assert!((p1[1] - p0[1]).abs() < 1e-9 && (p1[2] - p0[2]).abs() < 1e-9);
         }
     }
 }

@@ -31,8 +31,11 @@
 //! twice in the same direction) is refused with an error naming the object, the edge and its
 //! position. Materials become Wings materials with both `opengl` key sets (the original property
 //! list is reused when the material came from Wings); textures become embedded images (PNG
-//! decoded; pixels stored bottom-up) or external file references. Lights, cameras and
-//! animations are not objects in Wings and are reported as warnings.
+//! decoded; pixels stored bottom-up) or external file references. Lights placed by nodes
+//! become Wings lights (`lights` in the global properties): one that came from Wings keeps its
+//! property list, moved only if its node was; others are written in the form and key order
+//! Wings 2.2.9 saves (an area light needs its mesh, so only one from Wings is kept). Cameras and
+//! animations have no place in a `.wings` file and are reported as warnings.
 
 use crate::scene::vec3::{add, cross, dot, scale, sub, unit};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -774,7 +777,7 @@ impl Wings {
             order.push(i);
             stack.extend(node.children.iter().rev());
         }
-        for ni in order {
+        for &ni in &order {
             let Some(node) = scene.nodes.get(ni) else {
                 continue;
             };
@@ -801,8 +804,40 @@ impl Wings {
                 .map_err(|e| e.in_path(format!("nodes[{ni}]")))?;
             shapes.push(shape);
         }
+        // Lights after the objects, so the objects keep the names they had before lights were
+        // converted (Wings keeps lights and objects in one namespace).
+        let mut lights = Vec::new();
+        let mut placed = vec![false; scene.lights.len()];
+        for &ni in &order {
+            let Some((l, light)) = scene
+                .nodes
+                .get(ni)
+                .and_then(|n| n.light)
+                .and_then(|l| Some((l, scene.lights.get(l)?)))
+            else {
+                continue;
+            };
+            if let Some(p) = placed.get_mut(l) {
+                *p = true;
+            }
+            let m = world.get(ni).copied().unwrap_or(scene::IDENTITY_MATRIX);
+            match wings_light(light, &m) {
+                Ok(props) => {
+                    let node_name = scene.nodes.get(ni).and_then(|n| n.name.as_deref());
+                    let name = names.unique(node_name.or(light.name.as_deref()).unwrap_or("light"));
+                    lights.push(Term::Tuple(vec![Term::charlist(&name), props]));
+                }
+                Err(msg) => warnings.push(warn(format!("nodes[{ni}]"), msg)),
+            }
+        }
+        let unplaced = placed.iter().filter(|p| !**p).count();
+        if unplaced > 0 {
+            warnings.push(warn(
+                "lights",
+                format!("{unplaced} lights no node places; left out"),
+            ));
+        }
         for (what, n) in [
-            ("lights", scene.lights.len()),
             ("cameras", scene.cameras.len()),
             ("animations", scene.animations.len()),
         ] {
@@ -821,6 +856,9 @@ impl Wings {
         if !images.is_empty() {
             props.push(pair("images", Term::list(images)));
         }
+        if !lights.is_empty() {
+            props.push(pair("lights", Term::list(lights)));
+        }
         Ok((
             Wings {
                 compression: None,
@@ -834,6 +872,160 @@ impl Wings {
             warnings,
         ))
     }
+}
+
+/// A scene light as Wings' `LightProps`, placed by its node's world matrix `m` (column-major;
+/// a light shines down its node's −Z axis).
+///
+/// A light that came from Wings keeps its property list (plugin state, attenuation, the area
+/// light's mesh) and is only moved when its node was: position and aim point follow the node,
+/// the aim at its old distance. Any other light is written the way Wings 2.2 writes a new one:
+/// diffuse from the colour (glTF's intensity has no Wings counterpart), spot cone in degrees
+/// with Wings' default exponent, aim point one unit ahead. Area lights need their emitting
+/// mesh, which only a light from Wings has.
+fn wings_light(light: &Light, m: &[f64; 16]) -> std::result::Result<Term, String> {
+    let position = [m[12], m[13], m[14]];
+    let forward = unit([-m[8], -m[9], -m[10]]).unwrap_or([0.0, 0.0, -1.0]);
+    if let Some(props) = light
+        .extras
+        .get("wings_light_props")
+        .and_then(|v| Term::deserialize(v).ok())
+        .filter(|p| p.proplist_get("opengl").is_some())
+    {
+        return Ok(moved_light(props, position, forward));
+    }
+    let kind = match light.kind {
+        LightKind::Point => "point",
+        LightKind::Spot { .. } => "spot",
+        LightKind::Directional => "infinite",
+        LightKind::Ambient => "ambient",
+        LightKind::Area => {
+            return Err(
+                "an area light has no Wings form without its emitting mesh; left out".into(),
+            );
+        }
+    };
+    let [r, g, b] = light.color.map(|c| f64::from(c.clamp(0.0, 1.0)));
+    let aim = match light.kind {
+        LightKind::Spot { .. } | LightKind::Directional => add(position, forward),
+        _ => [0.0; 3],
+    };
+    let color = rgba([r, g, b, 1.0]);
+    // Key order and content as Wings 2.2.9 itself saves each kind (`wings_light:export`): an
+    // ambient light has its colour under `ambient` and no aim; point and spot lights start
+    // with their attenuation, a spot then with its cone.
+    let mut gl = Vec::new();
+    if matches!(light.kind, LightKind::Point | LightKind::Spot { .. }) {
+        gl.push(pair("linear_attenuation", Term::float(0.0)));
+        gl.push(pair("quadratic_attenuation", Term::float(0.0)));
+    }
+    if let LightKind::Spot {
+        outer_cone_angle, ..
+    } = light.kind
+    {
+        gl.push(pair(
+            "cone_angle",
+            Term::float(f64::from(outer_cone_angle).to_degrees()),
+        ));
+        gl.push(pair("spot_exponent", Term::float(WINGS_SPOT_EXPONENT)));
+    }
+    gl.push(pair("type", atom(kind)));
+    if light.kind == LightKind::Ambient {
+        gl.extend([pair("ambient", color), pair("position", point(position))]);
+    } else {
+        gl.extend([
+            pair("position", point(position)),
+            pair("aim_point", point(aim)),
+            pair("diffuse", color),
+            pair("ambient", rgba([0.0, 0.0, 0.0, 1.0])),
+            pair("specular", rgba([1.0, 1.0, 1.0, 1.0])),
+        ]);
+    }
+    // The light's plugin state as Wings writes it for a new light: a one-entry gb_tree.
+    gl.push(pair(
+        "pst",
+        Term::Tuple(vec![
+            Term::Int(1),
+            Term::Tuple(vec![
+                atom("wings_shape"),
+                atom("no_folder"),
+                atom("nil"),
+                atom("nil"),
+            ]),
+        ]),
+    ));
+    let visible = light
+        .extras
+        .get("visible")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(true);
+    Ok(Term::list(vec![
+        pair("visible", atom(if visible { "true" } else { "false" })),
+        pair("locked", atom("false")),
+        pair("opengl", Term::list(gl)),
+    ]))
+}
+
+/// The spot exponent Wings gives a new spot light.
+const WINGS_SPOT_EXPONENT: f64 = 2.0;
+
+fn point(p: [f64; 3]) -> Term {
+    Term::Tuple(p.map(Term::float).to_vec())
+}
+
+/// A Wings light's property list with its position and aim point moved to `position` and
+/// `forward`, unchanged when they already agree (to f32 precision, as glTF stores them) or
+/// when it is an area light (its place is its mesh).
+fn moved_light(props: Term, position: [f64; 3], forward: [f64; 3]) -> Term {
+    let gl = props.proplist_get("opengl");
+    let get = |k: &str| gl.and_then(|g| g.proplist_get(k));
+    let vec3 = |k: &str| match get(k)?.as_tuple()? {
+        [x, y, z] => Some([x.as_number()?, y.as_number()?, z.as_number()?]),
+        _ => None,
+    };
+    let kind = get("type").and_then(Term::as_atom).unwrap_or("point");
+    let (Some(p0), Some(a0)) = (vec3("position"), vec3("aim_point")) else {
+        return props;
+    };
+    let near = |a: [f64; 3], b: [f64; 3]| {
+        let d = sub(a, b);
+        dot(d, d).sqrt() <= 1e-5 * (1.0 + dot(a, a).sqrt().max(dot(b, b).sqrt()))
+    };
+    let aims = matches!(kind, "spot" | "infinite");
+    let distance = dot(sub(a0, p0), sub(a0, p0)).sqrt();
+    let same_way = !aims || unit(sub(a0, p0)).is_none_or(|d| dot(d, forward) >= 1.0 - 1e-6);
+    if kind == "area" || (near(p0, position) && same_way) {
+        return props;
+    }
+    let aim = if aims {
+        add(
+            position,
+            scale(forward, if distance > 0.0 { distance } else { 1.0 }),
+        )
+    } else {
+        add(a0, sub(position, p0))
+    };
+    let replace = |list: &Term, f: &dyn Fn(&str) -> Option<Term>| -> Term {
+        let items = list.list_items().unwrap_or_default();
+        Term::list(
+            items
+                .into_iter()
+                .map(|item| match item.as_tuple() {
+                    Some([k, _]) => match k.as_atom().and_then(f) {
+                        Some(v) => Term::Tuple(vec![k.clone(), v]),
+                        None => item,
+                    },
+                    _ => item,
+                })
+                .collect(),
+        )
+    };
+    let gl = replace(gl.unwrap_or(&Term::Nil), &|k| match k {
+        "position" => Some(point(position)),
+        "aim_point" => Some(point(aim)),
+        _ => None,
+    });
+    replace(&props, &|k| (k == "opengl").then(|| gl.clone()))
 }
 
 #[derive(Default)]
