@@ -932,3 +932,18 @@ fn from_level_packs_optional_fields() {
     assert_eq!(model.material.as_deref(), Some("ndef"));
     assert_eq!(model.albedo.as_ref().map(Num::as_str), Some("50"));
 }
+
+/// Found by the fuzzer: a header comment line ending in two carriage returns (`// a\r\r\n`)
+/// kept one of them in the comment, which no line ending can write back, so the header's kept
+/// layout was thrown away and the file did not come back byte for byte.
+#[test]
+fn header_comments_ending_in_carriage_returns_come_back() {
+    for src in [
+        &b"\n\n// a\r\r\n\n// b\nversion 711\n"[..],
+        b"// a\r\r\r\n\r\nversion 711\r\n",
+        b"\n\n//\x00\x01\"\"\r\r\n\n//\x00\x01\x01\x00ers'\x00i\nversion 711//\x00\x01er71\x00\x00",
+    ] {
+        let model = WmpText::read(src).unwrap();
+        assert_eq!(model.write().unwrap(), src, "{model:#?}");
+    }
+}

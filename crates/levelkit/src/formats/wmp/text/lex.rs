@@ -262,7 +262,10 @@ pub(crate) fn comments(trivia: &str) -> Vec<&str> {
         let (_, tail) = rest.split_at(at);
         let end = tail.find('\n').unwrap_or(tail.len());
         let (comment, next) = tail.split_at(end);
-        out.push(comment.strip_suffix('\r').unwrap_or(comment));
+        // Every carriage return before the line feed goes, not just one: a comment ending in
+        // `\r` could not be written back under either line ending, so the header check would
+        // throw away the kept trivia (found by fuzzing: `// a\r\r\n`).
+        out.push(comment.trim_end_matches('\r'));
         rest = next;
     }
     out
@@ -383,6 +386,7 @@ mod tests {
     #[test]
     fn comment_helpers() {
         assert_eq!(comments("// WMP2\r\n// A B\r\n\r\n"), ["// WMP2", "// A B"]);
+        assert_eq!(comments("// a\r\r\n// b\r"), ["// a", "// b"]);
         assert_eq!(
             line_comment("  // BRIDGE06 \r\n\t"),
             Some("BRIDGE06".into())
