@@ -2,8 +2,8 @@
 //!
 //! * our scene of every corpus file against Wings 3D's own glTF export of it (the oracle):
 //!   triangle count, bounding box, materials and textures;
-//! * `.wings -> Scene -> .wings`: the same visible geometry and lights, and Wings opens the
-//!   result;
+//! * `.wings -> Scene -> .wings`: the same visible geometry, lights and current view, and Wings
+//!   opens the result;
 //! * lights made from a scene are the lights Wings itself writes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
@@ -402,6 +402,11 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
             lights_of(&model),
             "{name}: lights (name and property list)"
         );
+        assert_eq!(
+            current_view(&again),
+            current_view(&model),
+            "{name}: the current view"
+        );
         let (scene2, _) = again.to_scene();
         let (a, b) = (faces_f32(&scene), faces_f32(&scene2));
         assert_eq!(a.len(), b.len(), "{name}: visible face count");
@@ -449,6 +454,18 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
             assert_eq!(faces - holes, a.len(), "{name}: faces Wings sees");
         }
     }
+}
+
+/// The current view of a version 2 file (`views` entry number `current_view`).
+fn current_view(model: &Wings) -> Option<Term> {
+    let Content::V2(doc) = &model.content else {
+        return None;
+    };
+    let index = doc.prop("current_view").and_then(Term::as_int).unwrap_or(1);
+    let views = doc.prop("views").and_then(Term::list_items)?;
+    views
+        .get(usize::try_from(index).ok()?.checked_sub(1)?)
+        .cloned()
 }
 
 /// The `lights` entries of a version 2 file's global properties.
@@ -561,6 +578,106 @@ fn wings_lights_follow_their_moved_nodes() {
             assert!((p1[1] - p0[1]).abs() < 1e-9 && (p1[2] - p0[2]).abs() < 1e-9);
         }
     }
+}
+
+/// A camera becomes a Wings view that puts the eye back where it was, looking the same way with
+/// the same field of view; written again, the view is kept whole; and Wings' own save keeps it.
+#[test]
+fn cameras_become_wings_views() {
+    use levelkit::scene::{Camera, Node, Projection, Transform};
+    let (mut scene, _) = levelkit::formats::wdb::samples::world().to_scene();
+    let norm = |v: [f64; 3]| {
+        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        v.map(|c| c / l)
+    };
+    let cross = |a: [f64; 3], b: [f64; 3]| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let (eye, target) = ([3.0, 4.0, 10.0], [0.0, 1.0, 0.0]);
+    let forward = norm([target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]]);
+    let z = forward.map(|c| -c);
+    let x = norm(cross([0.0, 1.0, 0.0], z));
+    let y = cross(z, x);
+    let matrix = [
+        x[0], x[1], x[2], 0.0, y[0], y[1], y[2], 0.0, z[0], z[1], z[2], 0.0, eye[0], eye[1],
+        eye[2], 1.0,
+    ];
+    scene.cameras.push(Camera {
+        name: Some("overview".into()),
+        projection: Projection::Perspective {
+            yfov: 0.8,
+            znear: 0.05,
+            zfar: Some(500.0),
+            aspect_ratio: None,
+        },
+        extras: Default::default(),
+    });
+    scene.add_root(Node {
+        name: Some("overview".into()),
+        transform: Transform::Matrix(matrix),
+        camera: Some(scene.cameras.len() - 1),
+        ..Node::default()
+    });
+    let (model, _) = Wings::from_scene(&scene).unwrap();
+    let views = |m: &Wings| match &m.content {
+        Content::V2(doc) => doc.prop("views").cloned(),
+        _ => None,
+    };
+    assert!(views(&model).is_some(), "no views written");
+    let (back, _) = Wings::read(&model.write().unwrap()).unwrap().to_scene();
+    assert_eq!(back.cameras.len(), 1);
+    let world = back.world_matrices();
+    let node = back.nodes.iter().position(|n| n.camera == Some(0)).unwrap();
+    let m = world[node];
+    for k in 0..3 {
+        assert!((m[12 + k] - eye[k]).abs() < 1e-9, "eye {:?}", &m[12..15]);
+        assert!(
+            (-m[8 + k] - forward[k]).abs() < 1e-9,
+            "forward {:?}",
+            &m[8..11]
+        );
+    }
+    match back.cameras[0].projection {
+        Projection::Perspective {
+            yfov, znear, zfar, ..
+        } => {
+            assert!((yfov - 0.8).abs() < 1e-6 && znear == 0.05 && zfar == Some(500.0));
+        }
+        ref other => panic!("{other:?}"),
+    }
+    let (again, _) = Wings::from_scene(&back).unwrap();
+    assert_eq!(
+        views(&again),
+        views(&model),
+        "an unmoved view is kept whole"
+    );
+    let Some(script) = common::oracle(
+        "wings_oracle.sh",
+        &["erl"],
+        "Wings keeping views made from cameras",
+    ) else {
+        return;
+    };
+    let dir = common::out_dir("wings-scene", "views");
+    let (ours, theirs) = (dir.join("views.wings"), dir.join("views_by_wings.wings"));
+    std::fs::write(&ours, model.write().unwrap()).unwrap();
+    let out = Command::new(&script)
+        .arg("roundtrip")
+        .arg(&ours)
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let saved = Wings::read(&std::fs::read(&theirs).unwrap()).unwrap();
+    assert_eq!(views(&saved), views(&model), "Wings' own save of our view");
 }
 
 /// The Khronos glTF validator on every `.glb` and side-car `.gltf` we write from the corpus:

@@ -34,8 +34,11 @@
 //! decoded; pixels stored bottom-up) or external file references. Lights placed by nodes
 //! become Wings lights (`lights` in the global properties): one that came from Wings keeps its
 //! property list, moved only if its node was; others are written in the form and key order
-//! Wings 2.2.9 saves (an area light needs its mesh, so only one from Wings is kept). Cameras and
-//! animations have no place in a `.wings` file and are reported as warnings.
+//! Wings 2.2.9 saves (an area light needs its mesh, so only one from Wings is kept). Cameras
+//! placed by nodes become the file's views, the first one current: a view from Wings is kept
+//! whole while its camera has not moved, any other is made from the camera's place, direction
+//! and field of view (Wings views have no roll). Animations have no place in a `.wings` file
+//! and are reported as warnings.
 
 use crate::scene::vec3::{add, cross, dot, scale, sub, unit};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -429,32 +432,7 @@ impl ToScene {
             return;
         };
         let num = |k: &str, d: f64| view.proplist_get(k).and_then(Term::as_number).unwrap_or(d);
-        let pair2 = |k: &str| match view.proplist_get(k).and_then(Term::as_tuple) {
-            Some([a, b]) => Some([a.as_number()?, b.as_number()?]),
-            _ => None,
-        };
-        let aim = match view.proplist_get("aim").and_then(Term::as_tuple) {
-            Some([x, y, z]) => [x, y, z].map(|t| t.as_number().unwrap_or(0.0)),
-            _ => [0.0; 3],
-        };
-        let (dist, az, el) = (
-            num("distance_to_aim", 10.0),
-            num("azimuth", 0.0).to_radians(),
-            num("elevation", 0.0).to_radians(),
-        );
-        let [track_x, track_y] = pair2("tracking").unwrap_or([0.0; 2]);
-        // From Wings' renderer exporters: the eye sits at distance `dist` from the aim point,
-        // turned by azimuth and elevation; tracking pans eye and aim together.
-        let rev = [
-            -(dist * el.cos() * az.sin()),
-            dist * el.sin(),
-            dist * el.cos() * az.cos(),
-        ];
-        let left = unit(cross(rev, [0.0, 1.0, 0.0])).unwrap_or([-az.cos(), 0.0, -az.sin()]);
-        let down = unit(cross(rev, left)).unwrap_or([0.0, -1.0, 0.0]);
-        let transl = add(scale(left, track_x), scale(down, track_y));
-        let target = add(aim, transl);
-        let eye = add(target, rev);
+        let (eye, target) = view_placement(&view);
         let name = view
             .proplist_get("name")
             .and_then(Term::as_charlist)
@@ -685,6 +663,100 @@ fn freeze_mirror(mesh: &mut Mesh, mirror: &[u32]) {
 
 /// The rotation that turns −Z towards `forward` with +Y as close to `up` as possible, as a
 /// quaternion `[x, y, z, w]`.
+/// Where a Wings view puts the eye and what it looks at, as Wings' renderer exporters place
+/// it: the eye sits at `distance_to_aim` from the aim point, turned by azimuth and elevation;
+/// tracking pans eye and aim together.
+fn view_placement(view: &Term) -> ([f64; 3], [f64; 3]) {
+    let num = |k: &str, d: f64| view.proplist_get(k).and_then(Term::as_number).unwrap_or(d);
+    let pair2 = |k: &str| match view.proplist_get(k).and_then(Term::as_tuple) {
+        Some([a, b]) => Some([a.as_number()?, b.as_number()?]),
+        _ => None,
+    };
+    let aim = match view.proplist_get("aim").and_then(Term::as_tuple) {
+        Some([x, y, z]) => [x, y, z].map(|t| t.as_number().unwrap_or(0.0)),
+        _ => [0.0; 3],
+    };
+    let (dist, az, el) = (
+        num("distance_to_aim", 10.0),
+        num("azimuth", 0.0).to_radians(),
+        num("elevation", 0.0).to_radians(),
+    );
+    let [track_x, track_y] = pair2("tracking").unwrap_or([0.0; 2]);
+    let rev = [
+        -(dist * el.cos() * az.sin()),
+        dist * el.sin(),
+        dist * el.cos() * az.cos(),
+    ];
+    let left = unit(cross(rev, [0.0, 1.0, 0.0])).unwrap_or([-az.cos(), 0.0, -az.sin()]);
+    let down = unit(cross(rev, left)).unwrap_or([0.0, -1.0, 0.0]);
+    let transl = add(scale(left, track_x), scale(down, track_y));
+    let target = add(aim, transl);
+    (add(target, rev), target)
+}
+
+/// A scene camera as a Wings view (`{view, Props}`), placed by its node's world matrix `m`.
+///
+/// A view that came from Wings is kept whole while its camera is where the view puts it.
+/// Otherwise the view is made from the camera: the aim point straight ahead at the old view's
+/// distance (10 for a new one), azimuth and elevation from the viewing direction, no tracking
+/// (Wings views have no roll: a rolled camera comes back upright), the vertical field of view
+/// and the clipping distances. An orthographic camera has no Wings view.
+fn wings_view(camera: &Camera, name: &str, m: &[f64; 16]) -> std::result::Result<Term, String> {
+    let Projection::Perspective {
+        yfov, znear, zfar, ..
+    } = camera.projection
+    else {
+        return Err("an orthographic camera has no Wings view; left out".into());
+    };
+    let eye = [m[12], m[13], m[14]];
+    let forward = unit([-m[8], -m[9], -m[10]]).unwrap_or([0.0, 0.0, -1.0]);
+    let kept = camera
+        .extras
+        .get("wings_view")
+        .and_then(|v| Term::deserialize(v).ok())
+        .filter(|v| v.list_len().is_some());
+    if let Some(view) = &kept {
+        let (e0, t0) = view_placement(view);
+        let d = sub(eye, e0);
+        let near = dot(d, d).sqrt() <= 1e-5 * (1.0 + dot(eye, eye).sqrt());
+        let same_way = unit(sub(t0, e0)).is_none_or(|f| dot(f, forward) >= 1.0 - 1e-6);
+        if near && same_way {
+            return Ok(Term::Tuple(vec![atom("view"), view.clone()]));
+        }
+    }
+    let dist = kept
+        .as_ref()
+        .and_then(|v| v.proplist_get("distance_to_aim"))
+        .and_then(Term::as_number)
+        .filter(|d| *d > 0.0)
+        .unwrap_or(10.0);
+    let aim = add(eye, scale(forward, dist));
+    // `view_placement` with no tracking: eye - aim = dist * (-cos el sin az, sin el, cos el cos az).
+    let elevation = (-forward[1]).clamp(-1.0, 1.0).asin().to_degrees();
+    let azimuth = if forward[0].abs() < 1e-12 && forward[2].abs() < 1e-12 {
+        0.0
+    } else {
+        forward[0].atan2(-forward[2]).to_degrees()
+    };
+    Ok(Term::Tuple(vec![
+        atom("view"),
+        Term::list(vec![
+            pair("name", Term::charlist(name)),
+            pair("aim", point(aim)),
+            pair("distance_to_aim", Term::float(dist)),
+            pair("azimuth", Term::float(azimuth)),
+            pair("elevation", Term::float(elevation)),
+            pair(
+                "tracking",
+                Term::Tuple(vec![Term::float(0.0), Term::float(0.0)]),
+            ),
+            pair("fov", Term::float(yfov.to_degrees())),
+            pair("hither", Term::float(znear)),
+            pair("yon", Term::float(zfar.unwrap_or(10_000.0))),
+        ]),
+    ]))
+}
+
 fn look_rotation(forward: [f64; 3], up: [f64; 3]) -> [f64; 4] {
     let Some(f) = unit(forward) else {
         return [0.0, 0.0, 0.0, 1.0];
@@ -837,22 +909,43 @@ impl Wings {
                 format!("{unplaced} lights no node places; left out"),
             ));
         }
-        for (what, n) in [
-            ("cameras", scene.cameras.len()),
-            ("animations", scene.animations.len()),
-        ] {
-            if n > 0 {
-                warnings.push(warn(
-                    what,
-                    format!("{n} {what}: Wings objects cannot hold them; left out"),
-                ));
+        // Cameras become the file's views, the first one current.
+        let mut views = Vec::new();
+        for &ni in &order {
+            let Some((node, camera)) = scene
+                .nodes
+                .get(ni)
+                .and_then(|n| Some((n, scene.cameras.get(n.camera?)?)))
+            else {
+                continue;
+            };
+            let m = world.get(ni).copied().unwrap_or(scene::IDENTITY_MATRIX);
+            let name = node
+                .name
+                .as_deref()
+                .or(camera.name.as_deref())
+                .unwrap_or("current_view");
+            match wings_view(camera, name, &m) {
+                Ok(view) => views.push(view),
+                Err(msg) => warnings.push(warn(format!("nodes[{ni}]"), msg)),
             }
+        }
+        if !scene.animations.is_empty() {
+            let n = scene.animations.len();
+            warnings.push(warn(
+                "animations",
+                format!("{n} animations: a .wings file cannot hold them; left out"),
+            ));
         }
         let (materials, images) = mats.finish(scene, &mut warnings);
         let mut props = match super::samples::global_props(None) {
             Term::List(items, _) => items,
             _ => Vec::new(),
         };
+        if !views.is_empty() {
+            props.push(pair("current_view", Term::Int(1)));
+            props.push(pair("views", Term::list(views)));
+        }
         if !images.is_empty() {
             props.push(pair("images", Term::list(images)));
         }
