@@ -468,6 +468,22 @@ fn current_view(model: &Wings) -> Option<Term> {
         .cloned()
 }
 
+/// `ours` loaded and saved again by Wings' own code (the oracle's `roundtrip`) as `theirs`, read.
+fn resaved_by_wings(script: &Path, ours: &Path, theirs: &Path) -> Wings {
+    let out = Command::new(script)
+        .arg("roundtrip")
+        .arg(ours)
+        .arg(theirs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Wings::read(&std::fs::read(theirs).unwrap()).unwrap()
+}
+
 /// The `lights` entries of a version 2 file's global properties.
 fn lights_of(model: &Wings) -> Vec<Term> {
     match &model.content {
@@ -522,18 +538,7 @@ fn scene_lights_become_the_lights_wings_writes() {
             "Wings does not see light {name} as {kind}: {text}"
         );
     }
-    let out = Command::new(&script)
-        .arg("roundtrip")
-        .arg(&ours)
-        .arg(&theirs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let saved = Wings::read(&std::fs::read(&theirs).unwrap()).unwrap();
+    let saved = resaved_by_wings(&script, &ours, &theirs);
     assert_eq!(lights_of(&saved), lights, "Wings' own save of our lights");
 }
 
@@ -665,18 +670,7 @@ fn cameras_become_wings_views() {
     let dir = common::out_dir("wings-scene", "views");
     let (ours, theirs) = (dir.join("views.wings"), dir.join("views_by_wings.wings"));
     std::fs::write(&ours, model.write().unwrap()).unwrap();
-    let out = Command::new(&script)
-        .arg("roundtrip")
-        .arg(&ours)
-        .arg(&theirs)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let saved = Wings::read(&std::fs::read(&theirs).unwrap()).unwrap();
+    let saved = resaved_by_wings(&script, &ours, &theirs);
     assert_eq!(views(&saved), views(&model), "Wings' own save of our view");
 }
 

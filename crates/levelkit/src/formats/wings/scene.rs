@@ -354,10 +354,7 @@ impl ToScene {
             let name = name.as_charlist().unwrap_or_else(|| format!("light{li}"));
             let gl = props.proplist_get("opengl");
             let get = |k: &str| gl.and_then(|g| g.proplist_get(k));
-            let vec3 = |k: &str| match get(k)?.as_tuple()? {
-                [x, y, z] => Some([x.as_number()?, y.as_number()?, z.as_number()?]),
-                _ => None,
-            };
+            let vec3 = |k: &str| get(k).and_then(as_vec3);
             let kind_name = get("type").and_then(Term::as_atom).unwrap_or("point");
             let diffuse = get("diffuse").and_then(color4).unwrap_or([1.0; 4]);
             let mut position = vec3("position").unwrap_or([0.0; 3]);
@@ -1062,6 +1059,15 @@ fn wings_light(light: &Light, m: &[f64; 16]) -> std::result::Result<Term, String
 /// The spot exponent Wings gives a new spot light.
 const WINGS_SPOT_EXPONENT: f64 = 2.0;
 
+/// `{X, Y, Z}` as numbers.
+fn as_vec3(t: &Term) -> Option<[f64; 3]> {
+    match t.as_tuple()? {
+        [x, y, z] => Some([x.as_number()?, y.as_number()?, z.as_number()?]),
+        _ => None,
+    }
+}
+
+/// `{X, Y, Z}` of floats, as Wings writes positions.
 fn point(p: [f64; 3]) -> Term {
     Term::Tuple(p.map(Term::float).to_vec())
 }
@@ -1072,10 +1078,7 @@ fn point(p: [f64; 3]) -> Term {
 fn moved_light(props: Term, position: [f64; 3], forward: [f64; 3]) -> Term {
     let gl = props.proplist_get("opengl");
     let get = |k: &str| gl.and_then(|g| g.proplist_get(k));
-    let vec3 = |k: &str| match get(k)?.as_tuple()? {
-        [x, y, z] => Some([x.as_number()?, y.as_number()?, z.as_number()?]),
-        _ => None,
-    };
+    let vec3 = |k: &str| get(k).and_then(as_vec3);
     let kind = get("type").and_then(Term::as_atom).unwrap_or("point");
     let (Some(p0), Some(a0)) = (vec3("position"), vec3("aim_point")) else {
         return props;
