@@ -14,12 +14,14 @@ Exit status:
      that already exists without --force
   2  usage error: bad arguments, an unknown or unsupported target format";
 
-/// Read, validate and convert legacy game level files.
+/// Read, validate and convert legacy game level and model files.
 ///
-/// levelkit reads WWD levels (Captain Claw, Gruntz, Get Medieval) and Graal levels (.graal,
-/// .zelda, .nw, .gani) and Wings 3D models (.wings) losslessly, checks them, prints them, converts them to and from
-/// levelkit's lossless JSON document and to Tiled maps and back, and draws previews. Use `-`
-/// for stdin or stdout.
+/// levelkit reads, checks, prints and writes, losslessly: WAP32 levels (.wwd: Captain Claw,
+/// Gruntz, Get Medieval); Graal levels and animations (.graal, .zelda, .nw, .gani); Wings 3D
+/// models (.wings); 3D GameStudio levels (.wmp text and WMPB binary, $$M); V-Chat worlds (.wdb);
+/// and levelkit's lossless JSON document of any of them. It converts levels to Tiled maps (.tmx,
+/// .tmj) and back, draws PNG previews, and converts 3D models to glTF 2.0 (.glb, .gltf) and OBJ
+/// and back (to .wings or .wdb). Use `-` for stdin or stdout.
 #[derive(Debug, Parser)]
 #[command(name = "levelkit", version, after_help = EXIT_STATUS)]
 pub struct Cli {
@@ -50,9 +52,10 @@ pub enum Command {
     /// `<name>.tileset<N>.png` (generated, or from --tiles); Tiled maps made that way back to
     /// their level (.tmx/.tmj to .wwd, .graal or .nw: an unedited map gives the original bytes,
     /// an edited one exactly the edits); levels and maps to a .png preview (as `levelkit
-    /// render`); and 3D models (.wings, .glb, .gltf, .obj) to each other: a .gltf gets its
-    /// buffer and textures beside it (`<name>.bin`, `<name>_<N>.png`), an .obj its `<name>.mtl`
-    /// and textures (`<name>_map<N>.png`).
+    /// render`); 3D models (.wings, .wmp, $$M, .wdb, .glb, .gltf, .obj) to .glb, .gltf, .obj,
+    /// .wings and .wdb: a .gltf gets its buffer and textures beside it (`<name>.bin`,
+    /// `<name>_<N>.png`), an .obj its `<name>.mtl` and textures (`<name>_map<N>.png`); and 3D
+    /// GameStudio levels (.wmp) to the compiler's $$M.
     ///
     /// Batch mode starts when there are more than two paths, any path is a directory, or --out
     /// is given. Directories are walked recursively; files levelkit cannot read, and files
@@ -134,7 +137,8 @@ pub struct ConvertArgs {
     /// directories.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Target format (json, wwd, graal, nw, tmx, tmj, png, glb, gltf, obj, wings); needed for
+    /// Target format (json, wwd, graal, nw, gani, wings, wmp, $$m, wdb, tmx, tmj, png, glb,
+    /// gltf, obj); needed for
     /// `-` as OUT and in batch mode, where it may list several (`--to json,tmx,png,glb`: each
     /// input becomes each of them; inputs that are not levels are skipped for tmx, tmj and png,
     /// and inputs that are not 3D models for glb, gltf and obj).

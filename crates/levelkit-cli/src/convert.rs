@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use levelkit::Format;
-use levelkit::formats::Model;
+use levelkit::document::Model;
 use levelkit::formats::wwd::WriteOptions;
 
 use crate::cli::{self, ConvertArgs};

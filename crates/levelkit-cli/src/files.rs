@@ -6,7 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow, bail};
-use levelkit::formats::Model;
+use levelkit::document::Model;
 use levelkit::scene::TextureSource;
 use levelkit::{Format, Limits};
 

@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use levelkit::formats::Model;
+use levelkit::document::Model;
 use levelkit::formats::wwd::{self, HeaderFlags, Wwd};
 use serde_json::Value;
 

@@ -9,8 +9,11 @@
 //! ```
 //!
 //! * [`registry`]: every format, its extensions and magic bytes; [`registry::sniff`].
-//! * [`formats`]: one module per legacy format with a lossless model (`write(read(x)) == x`), and
-//!   [`formats::Model`], which holds any of them (its JSON form is `levelkit dump --json`).
+//! * [`formats`]: one module per legacy format with a lossless model (`write(read(x)) == x`);
+//!   each implements [`codec::Codec`] once.
+//! * [`document`]: the any-format layer: [`document::Model`] holds a document of any format (its
+//!   JSON form is `levelkit dump --json`), reads it by sniffing, validates, summarises, dumps and
+//!   converts it, dispatching to each format's [`codec::Codec`].
 //! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG, glTF/GLB, OBJ)
 //!   and back.
 //! * [`tilemap`]: the common 2D model (layers, tilesets, objects, typed properties).
@@ -40,6 +43,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod codec;
+pub mod document;
 pub mod error;
 pub mod etf;
 pub mod export;

@@ -68,153 +68,203 @@ pub struct FormatInfo {
     pub writable: bool,
 }
 
-/// The format table. Later issues flip `readable`/`writable` as readers land.
+/// The format table, one row per [`Format`] (every format has exactly one: [`Format::info`]
+/// matches them all, so a new format does not compile without its row).
 pub const FORMATS: &[FormatInfo] = &[
-    FormatInfo {
-        format: Format::Wwd,
-        name: "wwd",
-        description: "WAP32 world (Captain Claw, Gruntz)",
-        extensions: &["wwd"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::GraalLevel,
-        name: "graal",
-        description: "Graal binary level",
-        extensions: &["graal", "zelda"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Nw,
-        name: "nw",
-        description: "Graal text level",
-        extensions: &["nw"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Gani,
-        name: "gani",
-        description: "Graal animation",
-        extensions: &["gani"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Wings,
-        name: "wings",
-        description: "Wings 3D model",
-        extensions: &["wings"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::WmpText,
-        name: "wmp",
-        description: "3D GameStudio text level",
-        extensions: &["wmp"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Wmpb,
-        name: "wmpb",
-        description: "3D GameStudio binary level (WMPB)",
-        extensions: &["wmp"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::DollarM,
-        name: "$$m",
-        description: "3D GameStudio compiler intermediate",
-        extensions: &["$$m"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Wdb,
-        name: "wdb",
-        description: "V-Chat world",
-        extensions: &["wdb"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Json,
-        name: "json",
-        description: "levelkit lossless JSON model",
-        extensions: &["json"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Tmx,
-        name: "tmx",
-        description: "Tiled XML map",
-        extensions: &["tmx"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Tmj,
-        name: "tmj",
-        description: "Tiled JSON map",
-        extensions: &["tmj"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Gltf,
-        name: "gltf",
-        description: "glTF 2.0 (JSON)",
-        extensions: &["gltf"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Glb,
-        name: "glb",
-        description: "glTF 2.0 (binary)",
-        extensions: &["glb"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Obj,
-        name: "obj",
-        description: "Wavefront OBJ",
-        extensions: &["obj"],
-        readable: true,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Png,
-        name: "png",
-        description: "PNG image",
-        extensions: &["png"],
-        readable: false,
-        writable: true,
-    },
-    FormatInfo {
-        format: Format::Unknown,
-        name: "unknown",
-        description: "a file whose format could not be told",
-        extensions: &[],
-        readable: false,
-        writable: false,
-    },
+    ROW_WWD,
+    ROW_GRAAL_LEVEL,
+    ROW_NW,
+    ROW_GANI,
+    ROW_WINGS,
+    ROW_WMP_TEXT,
+    ROW_WMPB,
+    ROW_DOLLAR_M,
+    ROW_WDB,
+    ROW_JSON,
+    ROW_TMX,
+    ROW_TMJ,
+    ROW_GLTF,
+    ROW_GLB,
+    ROW_OBJ,
+    ROW_PNG,
+    ROW_UNKNOWN,
 ];
+
+const ROW_WWD: FormatInfo = FormatInfo {
+    format: Format::Wwd,
+    name: "wwd",
+    description: "WAP32 world (Captain Claw, Gruntz)",
+    extensions: &["wwd"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_GRAAL_LEVEL: FormatInfo = FormatInfo {
+    format: Format::GraalLevel,
+    name: "graal",
+    description: "Graal binary level",
+    extensions: &["graal", "zelda"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_NW: FormatInfo = FormatInfo {
+    format: Format::Nw,
+    name: "nw",
+    description: "Graal text level",
+    extensions: &["nw"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_GANI: FormatInfo = FormatInfo {
+    format: Format::Gani,
+    name: "gani",
+    description: "Graal animation",
+    extensions: &["gani"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_WINGS: FormatInfo = FormatInfo {
+    format: Format::Wings,
+    name: "wings",
+    description: "Wings 3D model",
+    extensions: &["wings"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_WMP_TEXT: FormatInfo = FormatInfo {
+    format: Format::WmpText,
+    name: "wmp",
+    description: "3D GameStudio text level",
+    extensions: &["wmp"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_WMPB: FormatInfo = FormatInfo {
+    format: Format::Wmpb,
+    name: "wmpb",
+    description: "3D GameStudio binary level (WMPB)",
+    extensions: &["wmp"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_DOLLAR_M: FormatInfo = FormatInfo {
+    format: Format::DollarM,
+    name: "$$m",
+    description: "3D GameStudio compiler intermediate",
+    extensions: &["$$m"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_WDB: FormatInfo = FormatInfo {
+    format: Format::Wdb,
+    name: "wdb",
+    description: "V-Chat world",
+    extensions: &["wdb"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_JSON: FormatInfo = FormatInfo {
+    format: Format::Json,
+    name: "json",
+    description: "levelkit lossless JSON model",
+    extensions: &["json"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_TMX: FormatInfo = FormatInfo {
+    format: Format::Tmx,
+    name: "tmx",
+    description: "Tiled XML map",
+    extensions: &["tmx"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_TMJ: FormatInfo = FormatInfo {
+    format: Format::Tmj,
+    name: "tmj",
+    description: "Tiled JSON map",
+    extensions: &["tmj"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_GLTF: FormatInfo = FormatInfo {
+    format: Format::Gltf,
+    name: "gltf",
+    description: "glTF 2.0 (JSON)",
+    extensions: &["gltf"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_GLB: FormatInfo = FormatInfo {
+    format: Format::Glb,
+    name: "glb",
+    description: "glTF 2.0 (binary)",
+    extensions: &["glb"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_OBJ: FormatInfo = FormatInfo {
+    format: Format::Obj,
+    name: "obj",
+    description: "Wavefront OBJ",
+    extensions: &["obj"],
+    readable: true,
+    writable: true,
+};
+
+const ROW_PNG: FormatInfo = FormatInfo {
+    format: Format::Png,
+    name: "png",
+    description: "PNG image",
+    extensions: &["png"],
+    readable: false,
+    writable: true,
+};
+
+const ROW_UNKNOWN: FormatInfo = FormatInfo {
+    format: Format::Unknown,
+    name: "unknown",
+    description: "a file whose format could not be told",
+    extensions: &[],
+    readable: false,
+    writable: false,
+};
 
 impl Format {
     /// The table row of this format.
     pub fn info(self) -> &'static FormatInfo {
-        FORMATS
-            .iter()
-            .find(|info| info.format == self)
-            .unwrap_or(&FORMATS[0])
+        match self {
+            Format::Wwd => &ROW_WWD,
+            Format::GraalLevel => &ROW_GRAAL_LEVEL,
+            Format::Nw => &ROW_NW,
+            Format::Gani => &ROW_GANI,
+            Format::Wings => &ROW_WINGS,
+            Format::WmpText => &ROW_WMP_TEXT,
+            Format::Wmpb => &ROW_WMPB,
+            Format::DollarM => &ROW_DOLLAR_M,
+            Format::Wdb => &ROW_WDB,
+            Format::Json => &ROW_JSON,
+            Format::Tmx => &ROW_TMX,
+            Format::Tmj => &ROW_TMJ,
+            Format::Gltf => &ROW_GLTF,
+            Format::Glb => &ROW_GLB,
+            Format::Obj => &ROW_OBJ,
+            Format::Png => &ROW_PNG,
+            Format::Unknown => &ROW_UNKNOWN,
+        }
     }
 
     /// Short lowercase name (`wwd`, `graal`, …).

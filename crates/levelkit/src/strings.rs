@@ -134,6 +134,21 @@ pub fn encode_cp1252(text: &str) -> std::result::Result<Vec<u8>, char> {
     Ok(out)
 }
 
+/// A raw string for display: quoted, code page 1252 decoded. Only quotes and control characters
+/// are escaped: Windows paths stay readable.
+pub fn quoted(raw: &RawString) -> String {
+    let mut out = String::from("\"");
+    for c in raw.display().chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 impl fmt::Debug for RawString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.display())

@@ -194,7 +194,7 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
         }
         if let Expect::Model = expect {
             let model =
-                levelkit::formats::Model::read(&on_disk, Some(path), &levelkit::Limits::default())
+                levelkit::document::Model::read(&on_disk, Some(path), &levelkit::Limits::default())
                     .unwrap();
             assert_eq!(model.validate(), vec![], "{path}");
             assert!(model.write().unwrap() == on_disk, "{path}: round trip");

@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use levelkit::Format;
+use levelkit::document::Model;
 use levelkit::formats::graal::level::{Level, sign_text};
-use levelkit::formats::{Model, graal, nw};
+use levelkit::formats::{graal, nw};
 
 fn pair(name: &str) -> Option<(Vec<u8>, Vec<u8>)> {
     let dir = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty())?;

@@ -9,11 +9,12 @@ mod common;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use levelkit::document::Model;
 use levelkit::export::tiled::{
     IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage, to_tmj,
     to_tmx,
 };
-use levelkit::formats::{Model, graal, wwd};
+use levelkit::formats::{graal, wwd};
 use levelkit::import::tiled::{TiledMap, from_tmj, from_tmx};
 use levelkit::tilemap::{
     Layer, MapObject, ObjectGroup, Properties, PropertyValue, Shape, TileData, TileLayer, TileMap,

@@ -29,9 +29,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use levelkit::document::Model;
 use levelkit::export::png::{self as preview, Image, RenderOptions, Scale};
 use levelkit::export::tiled::{TiledOptions, TilesetImage, to_tmj, to_tmx};
-use levelkit::formats::{Model, graal, nw, wwd};
+use levelkit::formats::{graal, nw, wwd};
 use levelkit::tilemap::{Layer, MapObject, Shape, TileLayer, TileMap};
 use levelkit::{ErrorKind, Limits};
 

@@ -16,8 +16,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use levelkit::Limits;
+use levelkit::document::Model;
 use levelkit::export::tiled::{TiledOptions, to_tmx};
-use levelkit::formats::Model;
 use levelkit::registry::Format;
 
 fn oracle() -> Option<PathBuf> {

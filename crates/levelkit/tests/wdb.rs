@@ -907,7 +907,7 @@ fn a_world_through_glb_and_back() {
     let (scene, _) = w.to_scene();
     let bytes = glb(&scene);
     let (imported, _) =
-        levelkit::import::gltf::read(&bytes, &mut levelkit::formats::no_side_files).unwrap();
+        levelkit::import::gltf::read(&bytes, &mut levelkit::document::no_side_files).unwrap();
     let (back, _) = Wdb::from_scene(&imported).unwrap();
     let bytes = back.write().unwrap();
     let back = Wdb::read(&bytes).unwrap();
@@ -936,7 +936,7 @@ fn a_world_made_from_a_gltf() {
     let (scene, _) = cube.to_scene();
     let bytes = glb(&scene);
     let (imported, _) =
-        levelkit::import::gltf::read(&bytes, &mut levelkit::formats::no_side_files).unwrap();
+        levelkit::import::gltf::read(&bytes, &mut levelkit::document::no_side_files).unwrap();
     let (w, warnings) = Wdb::from_scene(&imported).unwrap();
     assert!(
         warnings

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use levelkit::document::Model;
 use levelkit::etf::{self, Compression, External, Term};
-use levelkit::formats::Model;
 use levelkit::formats::wings::{self, Content, Polygon, Winged, Wings, samples};
 use levelkit::{ErrorKind, Limits, Severity};
 

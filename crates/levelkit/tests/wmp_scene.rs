@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 
 use levelkit::Limits;
+use levelkit::document::Model;
 use levelkit::export::{gltf, obj};
-use levelkit::formats::Model;
 use levelkit::formats::wmp::{self, text};
 
 mod common;

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Location, Severity, Warning};
 use crate::registry::Format;
 
+pub mod dump;
 pub mod triangulate;
 pub(crate) mod vec3;
 

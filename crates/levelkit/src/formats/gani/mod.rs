@@ -59,6 +59,7 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+mod codec;
 mod model;
 mod read;
 pub mod samples;

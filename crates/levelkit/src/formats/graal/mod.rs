@@ -35,7 +35,9 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+mod codec;
 mod convert;
+pub mod dump;
 pub mod level;
 mod model;
 mod read;

@@ -36,7 +36,7 @@
 //! Tiled need only those. Extra tile layers become extra board layers; every object group is read.
 //!
 //! A map made from one Graal format and written as the other ignores the other format's raw
-//! forms and converts the meaning as [`crate::formats::Model::convert_to`] does.
+//! forms and converts the meaning as [`crate::document::Model::convert_to`] does.
 
 use super::convert::{
     baddy_meaning, baddy_record, board_tiles, chest_record, from_level, link_line, link_meaning,

@@ -85,6 +85,7 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+mod codec;
 mod convert;
 mod model;
 mod read;

@@ -137,6 +137,7 @@
 //! * The meaning of the render flags beyond the line-set bit, of the per-point flags and of the
 //!   header's and lights' unidentified bytes is unknown; they are kept and written back.
 
+mod codec;
 pub mod hypotheses;
 mod model;
 mod read;

@@ -40,7 +40,9 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+mod codec;
 mod convert;
+mod dump;
 mod fast;
 mod mesh;
 mod model;

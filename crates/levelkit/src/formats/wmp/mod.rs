@@ -27,6 +27,7 @@
 //! ```
 
 pub mod binary;
+mod codec;
 pub mod geometry;
 pub mod level;
 pub mod resolve;

@@ -34,7 +34,9 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+mod codec;
 mod convert;
+mod dump;
 mod model;
 mod read;
 pub mod samples;

@@ -1,0 +1,140 @@
+//! [`Codec`]: the one trait every format implements once, and what the any-format layer
+//! ([`crate::document`]) needs from it: read with limits, write, validate, the summary `levelkit
+//! info` prints, the text `levelkit dump` prints, the version label, and the step to the common
+//! model (a [`TileMap`] or a [`Scene`]) where the format has one.
+//!
+//! This module is a leaf: it knows the shared pieces (errors, limits, the format table, the two
+//! common models) and no format. Formats implement the trait in their own folder; the document
+//! layer holds the enum of all of them and dispatches to the trait (the shape of gimli-rs/object's
+//! `read::Object` trait and its `read::any::File`).
+
+use std::fmt::{Display, Write as _};
+
+use serde_json::Value;
+
+use crate::error::{Result, Warning};
+use crate::limits::Limits;
+use crate::registry::Format;
+use crate::scene::Scene;
+use crate::tilemap::TileMap;
+
+/// Reads the files a document references (glTF buffers and images, an OBJ's MTL, textures) by
+/// their relative name; `None` when there is no such file. [`no_side_files`] for inputs with
+/// nothing beside them.
+pub type Resolver<'a> = &'a mut dyn FnMut(&str) -> Option<Vec<u8>>;
+
+/// A [`Resolver`] that finds nothing (stdin, or a library caller without files).
+pub fn no_side_files(_: &str) -> Option<Vec<u8>> {
+    None
+}
+
+/// One format, implemented once in its own folder.
+///
+/// Reading takes the [`Format`] the registry sniffed, because one model can serve two formats
+/// (3D GameStudio text levels and `$$M`, Tiled's TMX and TMJ, glTF and GLB).
+pub trait Codec: Sized {
+    /// The format this document is in (and is written back in).
+    fn format(&self) -> Format;
+
+    /// Read `bytes` as `format`, within `limits`, finding referenced files with `resolve`.
+    fn read(format: Format, bytes: &[u8], limits: &Limits, resolve: Resolver<'_>) -> Result<Self>;
+
+    /// The document's bytes in its own format.
+    fn write(&self) -> Result<Vec<u8>>;
+
+    /// Every validation finding, with its path.
+    fn validate(&self) -> Vec<Warning>;
+
+    /// A short summary as JSON: the fields of `levelkit info --json`.
+    fn summary(&self) -> Value;
+
+    /// The format's version as a short phrase (`WWD 1524`, `GR-V1.03`).
+    fn version(&self) -> String;
+
+    /// The whole document as readable text (`levelkit dump`); `name` is the file's name.
+    fn dump(&self, name: &str) -> String;
+
+    /// The names of the flags set in the file's header, for formats with a flags word:
+    /// `levelkit info --json` lists them after the version (in place of the summary's number).
+    fn flag_names(&self) -> Option<Vec<&'static str>> {
+        None
+    }
+
+    /// The rows of `levelkit info` (after the file's name): `format, version`, then one row per
+    /// summary field.
+    fn info_text(&self) -> String {
+        let mut s = String::new();
+        info_row(
+            &mut s,
+            "format",
+            format_args!("{}, {}", self.format().name(), self.version()),
+        );
+        if let Value::Object(fields) = self.summary() {
+            for (key, value) in fields {
+                if key == "version" {
+                    continue;
+                }
+                // Summary keys can be longer than the WWD rows' column.
+                let key = format!("{key:<12} ");
+                match value {
+                    Value::String(text) => info_row(&mut s, &key, text),
+                    other => info_row(&mut s, &key, other),
+                }
+            }
+        }
+        s
+    }
+
+    /// The common tile map of a level, with warnings for what does not map; `None` for formats
+    /// that are not tile maps.
+    fn to_tilemap(&self) -> Option<(TileMap, Vec<Warning>)> {
+        None
+    }
+
+    /// The common 3D model of a 3D format, with warnings for what does not map; `None` for
+    /// formats that are not 3D.
+    fn to_scene(&self) -> Option<(Scene, Vec<Warning>)> {
+        None
+    }
+}
+
+/// One row of `levelkit info`'s text: two spaces, the key in a 13-character column, the value.
+pub fn info_row(s: &mut String, key: &str, value: impl Display) {
+    let _ = writeln!(s, "  {key:<13}{value}");
+}
+
+/// The summary of a model as JSON (`Null` if it cannot be serialised, which the summaries of
+/// this crate never fail to be).
+pub fn summary_value(summary: impl serde::Serialize) -> Value {
+    serde_json::to_value(summary).unwrap_or_default()
+}
+
+/// Flags as hex with their names: `0x00000003 (USE_Z_COORDS | COMPRESS)`. Bits without a name
+/// are shown as hex too, so nothing is hidden.
+pub fn flags_text<'a>(bits: u32, names: impl Iterator<Item = &'a str>, known: u32) -> String {
+    let mut parts: Vec<String> = names.map(str::to_owned).collect();
+    let unknown = bits & !known;
+    if unknown != 0 {
+        parts.push(format!("0x{unknown:X}"));
+    }
+    if parts.is_empty() {
+        format!("0x{bits:08X}")
+    } else {
+        format!("0x{bits:08X} ({})", parts.join(" | "))
+    }
+}
+
+/// The text dump of a 3D format without a dump of its own: a line with its version and summary,
+/// then the scene it exports.
+pub fn dump_via_scene<C: Codec>(document: &C, name: &str) -> String {
+    match document.to_scene() {
+        Some((scene, _)) => {
+            let summary = serde_json::to_string(&document.summary()).unwrap_or_default();
+            let mut s = format!("{name}: {} ({summary})\n", document.version());
+            let header = format!("{name}: {} scene", document.format().name());
+            s.push_str(&crate::scene::dump::dump(&header, &scene));
+            s
+        }
+        None => format!("{name}: {} file (no text dump yet)\n", document.format()),
+    }
+}
