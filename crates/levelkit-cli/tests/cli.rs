@@ -1398,3 +1398,29 @@ fn vchat_worlds_info_validate_and_convert_both_ways() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(run.json_lines()[0]["geometries"].as_u64().unwrap() >= 2);
 }
+
+#[test]
+fn dump_of_a_gani_lists_sprites_and_frames_per_direction() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let run = levelkit(&samples, &["dump", "walk.gani"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.out();
+    assert!(
+        out.starts_with("walk.gani: gani animation (GANI0001)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nflags           LOOP, CONTINUOUS\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nsprites (27)\n"), "{out}");
+    assert!(
+        out.contains("\nframes (6, 4 directions, 500 ms in all)\n  frame 0: 50 ms\n    up     0 at 12,36; 204 at 8,16;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n    sound  \"step.wav\" at 0.5,1\n"),
+        "{out}"
+    );
+    assert!(!out.contains("no text dump"), "{out}");
+}

@@ -57,7 +57,11 @@ fn every_real_level_reads_to_its_end_and_round_trips() {
         return;
     };
     let files = graal_files(&dir);
-    assert_eq!(files.len(), 24, "corpus has 24 binary levels (18, and 6 with expression links)");
+    assert_eq!(
+        files.len(),
+        24,
+        "corpus has 24 binary levels (18, and 6 with expression links)"
+    );
     let (mut ours, mut orig) = (0usize, 0usize);
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();

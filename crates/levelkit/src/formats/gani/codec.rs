@@ -37,6 +37,6 @@ impl Codec for Gani {
     }
 
     fn dump(&self, name: &str) -> String {
-        format!("{name}: gani file (no text dump yet)\n")
+        super::dump::dump(name, self)
     }
 }

@@ -60,6 +60,7 @@
 //! ```
 
 mod codec;
+mod dump;
 mod model;
 mod read;
 pub mod samples;
