@@ -98,6 +98,31 @@ pub trait Codec: Sized {
     }
 }
 
+/// The `read`, `write` and `summary` of a [`Codec`] implementation for a model type that has
+/// them as its own functions (`Type::read_with(bytes, limits)`, `Type::write(&self)`,
+/// `Type::summary(&self)` returning a serialisable summary): use it inside the `impl` block.
+macro_rules! inherent_codec {
+    ($ty:ident) => {
+        fn read(
+            _: $crate::registry::Format,
+            bytes: &[u8],
+            limits: &$crate::limits::Limits,
+            _: $crate::codec::Resolver<'_>,
+        ) -> $crate::error::Result<Self> {
+            $ty::read_with(bytes, limits)
+        }
+
+        fn write(&self) -> $crate::error::Result<Vec<u8>> {
+            $ty::write(self)
+        }
+
+        fn summary(&self) -> serde_json::Value {
+            $crate::codec::summary_value($ty::summary(self))
+        }
+    };
+}
+pub(crate) use inherent_codec;
+
 /// One row of `levelkit info`'s text: two spaces, the key in a 13-character column, the value.
 pub fn info_row(s: &mut String, key: &str, value: impl Display) {
     let _ = writeln!(s, "  {key:<13}{value}");

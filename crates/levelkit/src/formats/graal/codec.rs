@@ -1,33 +1,20 @@
 //! The binary Graal level's face to the document layer.
 
-use serde_json::Value;
-
 use super::{Graal, dump};
-use crate::codec::{Codec, Resolver, summary_value};
-use crate::error::{Result, Warning};
-use crate::limits::Limits;
+use crate::codec::{Codec, inherent_codec};
+use crate::error::Warning;
 use crate::registry::Format;
 use crate::tilemap::TileMap;
 
 impl Codec for Graal {
+    inherent_codec!(Graal);
+
     fn format(&self) -> Format {
         Format::GraalLevel
     }
 
-    fn read(_: Format, bytes: &[u8], limits: &Limits, _: Resolver<'_>) -> Result<Self> {
-        super::read_with(bytes, limits)
-    }
-
-    fn write(&self) -> Result<Vec<u8>> {
-        Graal::write(self)
-    }
-
     fn validate(&self) -> Vec<Warning> {
         Graal::validate(self)
-    }
-
-    fn summary(&self) -> Value {
-        summary_value(Graal::summary(self))
     }
 
     fn version(&self) -> String {

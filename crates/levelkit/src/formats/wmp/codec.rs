@@ -2,17 +2,16 @@
 //! ([`WmpText`], its dialect tells which), binary levels have theirs ([`Wmpb`]). Both go to the
 //! common 3D model through the level ([`super::Level`]).
 
-use serde_json::Value;
-
 use super::binary::Wmpb;
 use super::text::{Dialect, WmpText};
-use crate::codec::{Codec, Resolver, dump_via_scene, summary_value};
-use crate::error::{Result, Warning};
-use crate::limits::Limits;
+use crate::codec::{Codec, dump_via_scene, inherent_codec};
+use crate::error::Warning;
 use crate::registry::Format;
 use crate::scene::Scene;
 
 impl Codec for WmpText {
+    inherent_codec!(WmpText);
+
     fn format(&self) -> Format {
         if self.dialect() == Dialect::DollarM {
             Format::DollarM
@@ -21,22 +20,10 @@ impl Codec for WmpText {
         }
     }
 
-    fn read(_: Format, bytes: &[u8], limits: &Limits, _: Resolver<'_>) -> Result<Self> {
-        WmpText::read_with(bytes, limits)
-    }
-
-    fn write(&self) -> Result<Vec<u8>> {
-        WmpText::write(self)
-    }
-
     fn validate(&self) -> Vec<Warning> {
         let mut out = WmpText::validate(self);
         out.extend(super::a4_findings(self));
         out
-    }
-
-    fn summary(&self) -> Value {
-        summary_value(WmpText::summary(self))
     }
 
     fn version(&self) -> String {
@@ -60,24 +47,14 @@ impl Codec for WmpText {
 }
 
 impl Codec for Wmpb {
+    inherent_codec!(Wmpb);
+
     fn format(&self) -> Format {
         Format::Wmpb
     }
 
-    fn read(_: Format, bytes: &[u8], limits: &Limits, _: Resolver<'_>) -> Result<Self> {
-        Wmpb::read_with(bytes, limits)
-    }
-
-    fn write(&self) -> Result<Vec<u8>> {
-        Wmpb::write(self)
-    }
-
     fn validate(&self) -> Vec<Warning> {
         Wmpb::validate(self)
-    }
-
-    fn summary(&self) -> Value {
-        summary_value(Wmpb::summary(self))
     }
 
     fn version(&self) -> String {

@@ -1,34 +1,20 @@
 //! WWD's face to the document layer.
 
-use serde_json::Value;
-
 use super::{HEADER_SIZE, Wwd, dump};
-use crate::codec::{Codec, Resolver, summary_value};
-use crate::error::{Result, Warning};
-use crate::limits::Limits;
+use crate::codec::{Codec, inherent_codec};
+use crate::error::Warning;
 use crate::registry::Format;
-use crate::scene::Scene;
 use crate::tilemap::TileMap;
 
 impl Codec for Wwd {
+    inherent_codec!(Wwd);
+
     fn format(&self) -> Format {
         Format::Wwd
     }
 
-    fn read(_: Format, bytes: &[u8], limits: &Limits, _: Resolver<'_>) -> Result<Self> {
-        super::read_with(bytes, limits)
-    }
-
-    fn write(&self) -> Result<Vec<u8>> {
-        Wwd::write(self)
-    }
-
     fn validate(&self) -> Vec<Warning> {
         Wwd::validate(self)
-    }
-
-    fn summary(&self) -> Value {
-        summary_value(Wwd::summary(self))
     }
 
     fn version(&self) -> String {
@@ -49,9 +35,5 @@ impl Codec for Wwd {
 
     fn to_tilemap(&self) -> Option<(TileMap, Vec<Warning>)> {
         Some(Wwd::to_tilemap(self))
-    }
-
-    fn to_scene(&self) -> Option<(Scene, Vec<Warning>)> {
-        None
     }
 }
