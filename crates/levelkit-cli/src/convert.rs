@@ -166,13 +166,23 @@ fn convert_scene(
     for w in &warnings {
         crate::report(format_args!("{w}"));
     }
-    if let Model::Wmp(level) = model
-        && !is_stdio(input)
-    {
-        wad_textures(level, input, &mut scene);
-    }
     if !is_stdio(input) {
-        embed_texture_files(&mut scene, input);
+        let dir = input.parent().unwrap_or_else(|| Path::new("."));
+        let found = levelkit::document::assets::find_textures(
+            model,
+            &mut scene,
+            &mut files::resolver(Some(dir)),
+        );
+        for w in &found.warnings {
+            crate::report(format_args!("{w}"));
+        }
+        if found.from_wads > 0 {
+            crate::report(format_args!(
+                "{} of {} materials textured from WADs",
+                found.from_wads,
+                scene.materials.len()
+            ));
+        }
     }
     let stem = output_stem.unwrap_or("model").to_owned();
     let files = match target.format {
@@ -203,86 +213,6 @@ fn convert_scene(
             Vec::new()
         },
     })
-}
-
-/// Texture files the scene references by name (V-Chat's BMPs, Wings' external images) are read
-/// from beside the input and embedded, so the output stands alone; one that is missing or not
-/// an image is reported and left out (the material keeps its name), rather than written as a
-/// reference to nothing.
-fn embed_texture_files(scene: &mut levelkit::scene::Scene, input: &Path) {
-    use levelkit::scene::TextureSource;
-    let dir = input.parent().unwrap_or_else(|| Path::new("."));
-    for texture in &mut scene.textures {
-        let TextureSource::File(name) = &texture.source else {
-            continue;
-        };
-        let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
-        let path = dir.join(file);
-        let decoded = std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| image::load_from_memory(&bytes).ok());
-        match decoded {
-            Some(img) => {
-                let rgba = img.to_rgba8();
-                texture.source = TextureSource::Pixels {
-                    width: rgba.width(),
-                    height: rgba.height(),
-                    channels: 4,
-                    data: rgba.into_raw(),
-                };
-            }
-            None => {
-                crate::report(format_args!(
-                    "texture {name:?}: no readable image {} beside the input; left out (the \
-                     material keeps its name)",
-                    path.display()
-                ));
-                // Data glTF cannot hold: the exporter leaves the texture out.
-                texture.source = TextureSource::Encoded {
-                    mime_type: "application/x-missing".into(),
-                    data: Vec::new(),
-                };
-            }
-        }
-    }
-}
-
-/// Real textures for a 3D GameStudio text level: the WADs it names in `wed { wad { … } }` and
-/// its compiled `$$W`, looked up by file name beside the level (any folder they were named in
-/// is dropped: levels name them with the author's absolute paths). WADs that are missing or
-/// unreadable are reported and the materials keep their names only.
-fn wad_textures(
-    level: &levelkit::formats::wmp::text::WmpText,
-    input: &Path,
-    scene: &mut levelkit::scene::Scene,
-) {
-    use levelkit::formats::wmp;
-    let dir = input.parent().unwrap_or_else(|| Path::new("."));
-    let palette = wmp::wed_palette(level);
-    let mut names = wmp::wad_names(level);
-    names.extend(wmp::level_of_text(level).0.settings.wad);
-    let mut wads = Vec::new();
-    for name in names {
-        let file = name.rsplit(['/', '\\']).next().unwrap_or(&name);
-        let path = dir.join(file);
-        let Ok(bytes) = std::fs::read(&path) else {
-            continue;
-        };
-        match wmp::wad::read(&bytes, palette.as_deref()) {
-            Ok(wad) => wads.push(wad),
-            Err(e) => crate::report(format_args!(
-                "{}: not used for textures: {e}",
-                path.display()
-            )),
-        }
-    }
-    if !wads.is_empty() {
-        let n = wmp::attach_wad_textures(scene, &wads);
-        crate::report(format_args!(
-            "{n} of {} materials textured from WADs",
-            scene.materials.len()
-        ));
-    }
 }
 
 /// The bytes of `model` in a legacy format or JSON.

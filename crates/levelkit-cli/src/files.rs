@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow, bail};
 use levelkit::document::Model;
-use levelkit::scene::TextureSource;
 use levelkit::{Format, Limits};
 
 /// The most bytes read from one input. The library would refuse to allocate more for one
@@ -73,47 +72,30 @@ pub struct Loaded {
     pub model: Result<Model, levelkit::Error>,
 }
 
-/// Parse bytes as a model, telling the format from the content and `name`'s extension. Files
-/// that a glTF or OBJ references are looked up in `dir` (none for stdin).
-pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loaded {
-    let mut resolve = |uri: &str| -> Option<Vec<u8>> {
+/// A resolver for the library: the file `name` (relative, no absolute paths) in `dir`, read up
+/// to the input size cap; `None` without a directory (stdin) or when there is no such file.
+pub fn resolver(dir: Option<&Path>) -> impl FnMut(&str) -> Option<Vec<u8>> + '_ {
+    move |name: &str| -> Option<Vec<u8>> {
         let dir = dir?;
-        let rel = Path::new(uri);
+        let rel = Path::new(name);
         if rel.is_absolute() {
             return None;
         }
-        let path = dir.join(rel);
         let cap = max_input_len();
         let mut out = Vec::new();
-        File::open(path)
+        File::open(dir.join(rel))
             .ok()?
             .take(cap.saturating_add(1))
             .read_to_end(&mut out)
             .ok()?;
         (out.len() as u64 <= cap).then_some(out)
-    };
-    let mut model = Model::read_with(bytes, name, &Limits::default(), &mut resolve);
-    // Texture files a glTF or OBJ references are read too, so that a model converted to
-    // `.wings` carries its images (PNG and JPEG; anything else stays a file reference).
-    if let Ok(Model::Scene(doc)) = &mut model {
-        for texture in &mut doc.scene.textures {
-            if let TextureSource::File(uri) = &texture.source
-                && let Some(data) = resolve(uri)
-            {
-                let mime_type = if data.starts_with(b"\x89PNG\r\n\x1a\n") {
-                    "image/png"
-                } else if data.starts_with(&[0xFF, 0xD8, 0xFF]) {
-                    "image/jpeg"
-                } else {
-                    continue;
-                };
-                texture.source = TextureSource::Encoded {
-                    mime_type: mime_type.to_owned(),
-                    data,
-                };
-            }
-        }
     }
+}
+
+/// Parse bytes as a model, telling the format from the content and `name`'s extension. Files
+/// that a glTF or OBJ references are looked up in `dir` (none for stdin).
+pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loaded {
+    let model = Model::read_with(bytes, name, &Limits::default(), &mut resolver(dir));
     Loaded {
         file_format: levelkit::sniff(bytes, name),
         model,

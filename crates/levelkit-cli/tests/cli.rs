@@ -1424,3 +1424,29 @@ fn dump_of_a_gani_lists_sprites_and_frames_per_direction() {
     );
     assert!(!out.contains("no text dump"), "{out}");
 }
+
+#[test]
+fn a_missing_texture_gives_one_warning() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(samples.join("world.wdb"), dir.path().join("world.wdb")).unwrap();
+    let run = levelkit(dir.path(), &["convert", "world.wdb", "world.glb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    let texture_lines: Vec<&&str> = lines.iter().filter(|l| l.contains("texture")).collect();
+    assert_eq!(texture_lines.len(), 7, "{run:?}");
+    assert!(
+        texture_lines
+            .iter()
+            .all(|l| l.contains("no readable image") && l.contains("beside the input")),
+        "{run:?}"
+    );
+    // With the textures beside it, the same world converts without a word about textures.
+    for name in ["grass", "brick", "wood", "roof", "stone", "sail", "logo"] {
+        let file = format!("{name}.bmp");
+        std::fs::copy(samples.join(&file), dir.path().join(&file)).unwrap();
+    }
+    let run = levelkit(dir.path(), &["convert", "world.wdb", "world2.glb"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stderr.contains("texture"), "{run:?}");
+}

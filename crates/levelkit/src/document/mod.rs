@@ -9,6 +9,7 @@
 //! beside the Tiled and glTF/OBJ documents ([`TiledDoc`], [`SceneDoc`]) that wrap the modern
 //! formats.
 
+pub mod assets;
 mod scene;
 mod tiled;
 

@@ -30,11 +30,12 @@ impl Codec for SceneDoc {
     }
 
     fn read(format: Format, bytes: &[u8], _: &Limits, resolve: Resolver<'_>) -> Result<Self> {
-        let (scene, warnings) = if format == Format::Obj {
-            crate::import::obj::read(bytes, resolve)?
+        let (mut scene, warnings) = if format == Format::Obj {
+            crate::import::obj::read(bytes, &mut *resolve)?
         } else {
-            crate::import::gltf::read(bytes, resolve)?
+            crate::import::gltf::read(bytes, &mut *resolve)?
         };
+        super::assets::embed_encoded_textures(&mut scene, resolve);
         Ok(SceneDoc {
             format,
             scene,

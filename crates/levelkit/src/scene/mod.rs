@@ -547,6 +547,40 @@ pub enum Motion {
 }
 
 impl Scene {
+    /// Remove the textures at `indices` (any order, duplicates allowed), renumbering the
+    /// materials' references to the others; a material that used a removed texture goes without.
+    pub fn remove_textures(&mut self, indices: &[usize]) {
+        if indices.is_empty() {
+            return;
+        }
+        let mut new_index = Vec::with_capacity(self.textures.len());
+        let mut next = 0usize;
+        for i in 0..self.textures.len() {
+            if indices.contains(&i) {
+                new_index.push(None);
+            } else {
+                new_index.push(Some(next));
+                next += 1;
+            }
+        }
+        let mut i = 0usize;
+        self.textures.retain(|_| {
+            let keep = new_index.get(i).copied().flatten().is_some();
+            i += 1;
+            keep
+        });
+        let remap = |t: &mut Option<usize>| {
+            *t = t.and_then(|old| new_index.get(old).copied().flatten());
+        };
+        for m in &mut self.materials {
+            remap(&mut m.base_color_texture);
+            remap(&mut m.metallic_roughness_texture);
+            remap(&mut m.normal_texture);
+            remap(&mut m.occlusion_texture);
+            remap(&mut m.emissive_texture);
+        }
+    }
+
     /// An empty scene made from `format`.
     pub fn new(source_format: Format) -> Scene {
         Scene {

@@ -1,0 +1,124 @@
+//! Side files: what a document names beside it (a 3D GameStudio level's WADs, V-Chat's and
+//! Wings' texture files, a glTF's or OBJ's images), found through a [`Resolver`] by their file
+//! name. The library reads no files itself: the caller's resolver does (the CLI looks beside the
+//! input).
+
+use super::Model;
+use crate::codec::Resolver;
+use crate::error::{Location, Severity, Warning};
+use crate::formats::wmp;
+use crate::registry::Format;
+use crate::scene::{Scene, TextureSource};
+
+/// What [`find_textures`] did.
+#[derive(Debug, Default)]
+pub struct FoundTextures {
+    /// Materials that got a texture from a WAD (3D GameStudio levels).
+    pub from_wads: usize,
+    /// One warning per cause: a WAD that is not readable, a texture file that is missing.
+    pub warnings: Vec<Warning>,
+}
+
+/// The last part of a name written with either kind of slash (levels name their WADs with the
+/// author's absolute paths).
+fn file_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+/// Give `scene`, exported from `model`, the textures its side files hold: a 3D GameStudio text
+/// level's WADs (named in `wed { wad { … } }` and its compiled `$$W`), and every texture the
+/// scene names by file (decoded to pixels, so the output stands alone). A texture file that is
+/// missing or not an image is left out with one warning, and the materials that used it keep
+/// their names without it.
+pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) -> FoundTextures {
+    let mut found = FoundTextures::default();
+    if let Model::Wmp(level) = model {
+        wad_textures(level, scene, resolve, &mut found);
+    }
+    let mut missing = Vec::new();
+    for (index, texture) in scene.textures.iter_mut().enumerate() {
+        let TextureSource::File(name) = &texture.source else {
+            continue;
+        };
+        let file = file_name(name);
+        let decoded = resolve(file).and_then(|bytes| image::load_from_memory(&bytes).ok());
+        match decoded {
+            Some(img) => {
+                let rgba = img.to_rgba8();
+                texture.source = TextureSource::Pixels {
+                    width: rgba.width(),
+                    height: rgba.height(),
+                    channels: 4,
+                    data: rgba.into_raw(),
+                };
+            }
+            None => {
+                found.warnings.push(Warning {
+                    format: model.format(),
+                    severity: Severity::Warning,
+                    location: Location::path(format!("textures[{index}]")),
+                    message: format!(
+                        "texture {name:?}: no readable image {file} beside the input; left out \
+                         (the material keeps its name)"
+                    ),
+                });
+                missing.push(index);
+            }
+        }
+    }
+    scene.remove_textures(&missing);
+    found
+}
+
+/// The WAD textures of a 3D GameStudio text level.
+fn wad_textures(
+    level: &wmp::text::WmpText,
+    scene: &mut Scene,
+    resolve: Resolver<'_>,
+    found: &mut FoundTextures,
+) {
+    let palette = wmp::wed_palette(level);
+    let mut names = wmp::wad_names(level);
+    names.extend(wmp::level_of_text(level).0.settings.wad);
+    let mut wads = Vec::new();
+    for name in names {
+        let file = file_name(&name);
+        let Some(bytes) = resolve(file) else {
+            continue;
+        };
+        match wmp::wad::read(&bytes, palette.as_deref()) {
+            Ok(wad) => wads.push(wad),
+            Err(e) => found.warnings.push(Warning {
+                format: Format::WmpText,
+                severity: Severity::Warning,
+                location: Location::default(),
+                message: format!("{file}: not used for textures: {e}"),
+            }),
+        }
+    }
+    if !wads.is_empty() {
+        found.from_wads = wmp::attach_wad_textures(scene, &wads);
+    }
+}
+
+/// Texture files that a glTF or OBJ names are read with `resolve`, so that a model converted to
+/// `.wings` carries its images (PNG and JPEG; anything else stays a file reference).
+pub(super) fn embed_encoded_textures(scene: &mut Scene, resolve: Resolver<'_>) {
+    for texture in &mut scene.textures {
+        if let TextureSource::File(uri) = &texture.source
+            && let Some(data) = resolve(uri)
+        {
+            let mime_type = if data.starts_with(b"\x89PNG\r\n\x1a\n") {
+                "image/png"
+            } else if data.starts_with(&[0xFF, 0xD8, 0xFF]) {
+                "image/jpeg"
+            } else {
+                continue;
+            };
+            texture.source = TextureSource::Encoded {
+                mime_type: mime_type.to_owned(),
+                data,
+            };
+        }
+    }
+}
