@@ -117,12 +117,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .map(|(i, _)| i)
         .collect();
     let bar = progress_bar(todo.len() as u64);
-    let done: Vec<(usize, Outcome)> = pool.install(|| {
+    let done: Vec<(usize, Outcome, Vec<String>)> = pool.install(|| {
         todo.par_iter()
             .filter_map(|&index| {
                 let job = jobs.get(index)?;
                 bar.set_message(job.input.display().to_string());
-                let outcome = match convert_one(job, &targets[job.target], args.force) {
+                let mut notes = Vec::new();
+                let outcome = match convert_one(job, &targets[job.target], args.force, &mut notes) {
                     Ok((bytes_in, bytes_out)) => Outcome::Converted {
                         bytes_in,
                         bytes_out,
@@ -130,14 +131,18 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                     Err(e) => Outcome::Failed(files::error_text(&job.input, &e)),
                 };
                 bar.inc(1);
-                Some((index, outcome))
+                Some((index, outcome, notes))
             })
             .collect()
     });
     bar.finish_and_clear();
-    for (index, outcome) in done {
+    let mut notes_of: Vec<Vec<String>> = vec![Vec::new(); jobs.len()];
+    for (index, outcome, notes) in done {
         if let Some(slot) = outcomes.get_mut(index) {
             *slot = Some(outcome);
+        }
+        if let Some(slot) = notes_of.get_mut(index) {
+            *slot = notes;
         }
     }
 
@@ -163,8 +168,28 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             }
         }
     }
+    // Warnings, gathered by kind: every one with --verbose, else a count and the first file of
+    // each kind after the summary (a batch of 124 models does not print 124 identical lines).
+    let mut kinds = WarningKinds::default();
+    for (job, notes) in jobs.iter().zip(&notes_of) {
+        for note in notes {
+            if args.verbose {
+                report(format_args!("{}: {note}", job.input.display()));
+            }
+            kinds.add(note, &job.input);
+        }
+    }
+    summary.warnings = kinds.total;
     summary.elapsed = started.elapsed();
     report(&summary);
+    if !args.verbose {
+        for (count, note, first) in &kinds.list {
+            report(format_args!(
+                "  {count} x {note} (first: {})",
+                first.display()
+            ));
+        }
+    }
     Ok(if summary.failed > 0 {
         EXIT_FAILED
     } else {
@@ -172,8 +197,66 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     })
 }
 
+/// Warnings by kind, in the order each kind was first met: (count, first text, first file).
+#[derive(Default)]
+struct WarningKinds {
+    list: Vec<(usize, String, PathBuf)>,
+    index: HashMap<String, usize>,
+    total: usize,
+}
+
+impl WarningKinds {
+    fn add(&mut self, note: &str, file: &Path) {
+        self.total += 1;
+        let kind = kind_of(note);
+        match self.index.get(&kind) {
+            Some(&i) => {
+                if let Some(entry) = self.list.get_mut(i) {
+                    entry.0 += 1;
+                }
+            }
+            None => {
+                self.index.insert(kind, self.list.len());
+                self.list.push((1, note.to_owned(), file.to_path_buf()));
+            }
+        }
+    }
+}
+
+/// What makes two warnings the same kind: their text without the place (`(at …)`), quoted
+/// names and numbers.
+fn kind_of(note: &str) -> String {
+    let text = note.rsplit_once(" (at ").map_or(note, |(head, _)| head);
+    let mut kind = String::with_capacity(text.len());
+    let mut quoted = false;
+    let mut last_digit = false;
+    for c in text.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            if quoted {
+                kind.push_str("\"…\"");
+            }
+            continue;
+        }
+        if quoted {
+            continue;
+        }
+        if c.is_ascii_digit() {
+            if !last_digit {
+                kind.push('N');
+            }
+            last_digit = true;
+            continue;
+        }
+        last_digit = false;
+        kind.push(c);
+    }
+    kind
+}
+
 #[derive(Default)]
 struct Summary {
+    warnings: usize,
     converted: usize,
     failed: usize,
     skipped: usize,
@@ -193,7 +276,12 @@ impl std::fmt::Display for Summary {
             HumanBytes(self.bytes_in),
             HumanBytes(self.bytes_out),
             self.elapsed.as_secs_f64()
-        )
+        )?;
+        match self.warnings {
+            0 => Ok(()),
+            1 => write!(f, "; 1 warning"),
+            n => write!(f, "; {n} warnings"),
+        }
     }
 }
 
@@ -313,7 +401,12 @@ fn wanted(path: &Path, target: &Target) -> bool {
 }
 
 /// Convert one file; the sizes read and written.
-fn convert_one(job: &Job, target: &Target, force: bool) -> anyhow::Result<(u64, u64)> {
+fn convert_one(
+    job: &Job,
+    target: &Target,
+    force: bool,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<(u64, u64)> {
     if files::same_file(&job.input, &job.output) {
         return Err(anyhow!(
             "{} is the input itself; levelkit never writes to its input",
@@ -327,7 +420,7 @@ fn convert_one(job: &Job, target: &Target, force: bool) -> anyhow::Result<(u64, 
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    let written = write_converted(&model, target, &job.input, &job.output, force)?;
+    let written = write_converted(&model, target, &job.input, &job.output, force, notes)?;
     let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
     Ok((bytes_in, written))
 }

@@ -161,6 +161,10 @@ pub struct ConvertArgs {
     /// (`ACTION/012.png`); PNG, BMP, GIF, JPEG or TGA.
     #[arg(long, value_name = "PATH")]
     pub tiles: Option<PathBuf>,
+    /// Batch mode: print every warning with its file (by default they are counted by kind in
+    /// the summary, with the first file of each kind).
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Batch mode: convert this many files at once (default: one per CPU).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

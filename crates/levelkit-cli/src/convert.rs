@@ -61,14 +61,15 @@ pub fn convert_with_side_files(
     target: &Target,
     input: &Path,
     output_stem: Option<&str>,
+    notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
     if matches!(target.format, Format::Gltf | Format::Glb | Format::Obj) {
-        return convert_scene(model, target, input, output_stem);
+        return convert_scene(model, target, input, output_stem, notes);
     }
     if !matches!(target.format, Format::Tmx | Format::Tmj | Format::Png) {
         return Ok(Converted {
-            main: convert(model, target)?,
+            main: convert(model, target, notes)?,
             side: Vec::new(),
         });
     }
@@ -80,7 +81,7 @@ pub fn convert_with_side_files(
         )));
     };
     for w in &warnings {
-        crate::report(format_args!("{w}"));
+        notes.push(w.to_string());
     }
     let (atlases, user_tiles) = match (model, target.tiles.as_deref()) {
         // A Tiled map draws with the images it references (relative to its folder).
@@ -154,6 +155,7 @@ fn convert_scene(
     target: &Target,
     input: &Path,
     output_stem: Option<&str>,
+    notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{gltf, obj};
     let Some((mut scene, warnings)) = model.to_scene() else {
@@ -164,7 +166,7 @@ fn convert_scene(
         )));
     };
     for w in &warnings {
-        crate::report(format_args!("{w}"));
+        notes.push(w.to_string());
     }
     if !is_stdio(input) {
         let dir = input.parent().unwrap_or_else(|| Path::new("."));
@@ -174,10 +176,10 @@ fn convert_scene(
             &mut files::resolver(Some(dir)),
         );
         for w in &found.warnings {
-            crate::report(format_args!("{w}"));
+            notes.push(w.to_string());
         }
         if found.from_wads > 0 {
-            crate::report(format_args!(
+            notes.push(format!(
                 "{} of {} materials textured from WADs",
                 found.from_wads,
                 scene.materials.len()
@@ -203,7 +205,7 @@ fn convert_scene(
         )?,
     };
     for w in &files.warnings {
-        crate::report(format_args!("{w}"));
+        notes.push(w.to_string());
     }
     Ok(Converted {
         main: files.main,
@@ -219,7 +221,7 @@ fn convert_scene(
 ///
 /// Any model becomes its JSON document; a model becomes its own format again; Graal levels
 /// convert between `.graal` and `.nw`. Other pairs are a usage error, not a fault of the input.
-pub fn convert(model: &Model, target: &Target) -> anyhow::Result<Vec<u8>> {
+pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyhow::Result<Vec<u8>> {
     match (model, target.format) {
         (model, Format::Json) => dump::json_document(model),
         (Model::Wwd(w), Format::Wwd) => Ok(w.write_with(&WriteOptions {
@@ -238,7 +240,7 @@ pub fn convert(model: &Model, target: &Target) -> anyhow::Result<Vec<u8>> {
                 }
             })?;
             for w in &warnings {
-                crate::report(format_args!("{w}"));
+                notes.push(w.to_string());
             }
             match converted {
                 Model::Wwd(w) => Ok(w.write_with(&WriteOptions {
@@ -295,13 +297,29 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         anyhow::bail!(files::refuse_message(output));
     }
     let model = files::load_model(input)?;
-    if is_stdio(output) {
-        let converted = convert_with_side_files(&model, &target, input, None)?;
-        files::write_stdout(&converted.main)?;
+    convert_and_report(&model, &target, input, output, args.force)
+}
+
+/// Convert `model` to `output` (or stdout), then print what the conversion noticed: one line per
+/// warning, also when the conversion failed after noticing them.
+fn convert_and_report(
+    model: &Model,
+    target: &Target,
+    input: &Path,
+    output: &Path,
+    force: bool,
+) -> anyhow::Result<u8> {
+    let mut notes = Vec::new();
+    let result = if is_stdio(output) {
+        convert_with_side_files(model, target, input, None, &mut notes)
+            .and_then(|converted| files::write_stdout(&converted.main))
     } else {
-        write_converted(&model, &target, input, output, args.force)?;
+        write_converted(model, target, input, output, force, &mut notes).map(|_| ())
+    };
+    for note in &notes {
+        crate::report(note);
     }
-    Ok(EXIT_OK)
+    result.map(|()| EXIT_OK)
 }
 
 /// The format an output name's extension asks for.
@@ -328,12 +346,13 @@ pub fn write_converted(
     input: &Path,
     output: &Path,
     force: bool,
+    notes: &mut Vec<String>,
 ) -> anyhow::Result<u64> {
     let stem = output
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "map".to_owned());
-    let converted = convert_with_side_files(model, target, input, Some(&stem))?;
+    let converted = convert_with_side_files(model, target, input, Some(&stem), notes)?;
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
     let mut written = converted.main.len() as u64;
     for (name, bytes) in &converted.side {
@@ -360,10 +379,5 @@ pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
         anyhow::bail!(files::refuse_message(&args.output));
     }
     let model = files::load_model(&args.input)?;
-    if is_stdio(&args.output) {
-        files::write_stdout(&convert_with_side_files(&model, &target, &args.input, None)?.main)?;
-    } else {
-        write_converted(&model, &target, &args.input, &args.output, args.force)?;
-    }
-    Ok(EXIT_OK)
+    convert_and_report(&model, &target, &args.input, &args.output, args.force)
 }

@@ -1450,3 +1450,60 @@ fn a_missing_texture_gives_one_warning() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(!run.stderr.contains("texture"), "{run:?}");
 }
+
+#[test]
+fn batch_warnings_are_counted_by_kind_unless_verbose() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for name in ["a.wings", "b.wings", "c.wings"] {
+        std::fs::copy(samples.join("cube.wings"), input.join(name)).unwrap();
+    }
+    let run = levelkit(
+        dir.path(),
+        &["convert", "in", "--to", "obj", "--out", "out"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{run:?}");
+    assert!(
+        lines[0].starts_with("levelkit: converted 3, failed 0, skipped 0;"),
+        "{run:?}"
+    );
+    assert!(lines[0].ends_with("; 3 warnings"), "{run:?}");
+    assert!(
+        lines[1].starts_with("levelkit:   3 x warning: obj: OBJ has no place for extras")
+            && lines[1].ends_with(&format!(
+                "(first: {})",
+                Path::new("in").join("a.wings").display()
+            )),
+        "{run:?}"
+    );
+    let run = levelkit(
+        dir.path(),
+        &[
+            "convert",
+            "in",
+            "--to",
+            "obj",
+            "--out",
+            "verbose",
+            "--verbose",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{run:?}");
+    for (line, name) in lines.iter().zip(["a.wings", "b.wings", "c.wings"]) {
+        let file = Path::new("in").join(name);
+        assert!(
+            line.starts_with(&format!(
+                "levelkit: {}: warning: obj: OBJ has no place",
+                file.display()
+            )),
+            "{run:?}"
+        );
+    }
+    assert!(lines[3].ends_with("; 3 warnings"), "{run:?}");
+}
