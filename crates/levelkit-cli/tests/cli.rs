@@ -1507,3 +1507,67 @@ fn batch_warnings_are_counted_by_kind_unless_verbose() {
     }
     assert!(lines[3].ends_with("; 3 warnings"), "{run:?}");
 }
+
+/// Golden outputs: the text and JSON dumps, the `info --json` record, and (where the sample has
+/// one) the Tiled maps and the embedded glTF of every bundled sample, as the CLI prints them to
+/// stdout, compared byte for byte with `tests/golden/` (`BLESS=1` rewrites them).
+#[test]
+fn samples_match_their_golden_outputs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let samples = root.join("samples");
+    let golden = root.join("tests/golden");
+    let bless = std::env::var_os("BLESS").is_some();
+    let mut names: Vec<String> = std::fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".bmp"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 8, "{names:?}");
+    let mut compared = 0;
+    for name in &names {
+        let (stem, ext) = name.rsplit_once('.').unwrap();
+        let mut outputs: Vec<(String, Vec<&str>)> = vec![
+            (format!("{stem}.dump.txt"), vec!["dump", name]),
+            (format!("{stem}.dump.json"), vec!["dump", "--json", name]),
+            (format!("{stem}.info.json"), vec!["info", "--json", name]),
+        ];
+        match ext {
+            "wwd" | "graal" | "nw" => {
+                outputs.push((
+                    format!("{stem}.tmx"),
+                    vec!["convert", name, "-", "--to", "tmx"],
+                ));
+                outputs.push((
+                    format!("{stem}.tmj"),
+                    vec!["convert", name, "-", "--to", "tmj"],
+                ));
+            }
+            "wings" | "wmp" | "wdb" => {
+                outputs.push((
+                    format!("{stem}.gltf"),
+                    vec!["convert", name, "-", "--to", "gltf"],
+                ));
+            }
+            _ => {}
+        }
+        for (file, args) in outputs {
+            let run = levelkit(&samples, &args);
+            assert_eq!(run.code, 0, "{args:?}: {run:?}");
+            let path = golden.join(&file);
+            if bless {
+                std::fs::create_dir_all(&golden).unwrap();
+                std::fs::write(&path, &run.stdout).unwrap();
+            }
+            let expected = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("{}: {e} (BLESS=1 writes it)", path.display()));
+            assert!(
+                expected == run.stdout,
+                "{file}: `levelkit {}` differs from its golden output (BLESS=1 rewrites it)",
+                args.join(" ")
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 8 * 3 + 4 * 2 + 3);
+}
