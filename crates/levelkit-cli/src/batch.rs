@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use levelkit::Format;
 
 use crate::cli::ConvertArgs;
-use crate::convert::{Target, write_converted};
+use crate::conversion::{Target, write_converted};
 use crate::files::{self, is_stdio};
 use crate::{EXIT_FAILED, EXIT_OK, report, usage};
 

@@ -4,8 +4,8 @@
 //! progress and exit codes. Everything about the formats themselves lives in the library.
 //!
 //! * [`info`], [`validate`], [`dump`]: one module per reporting command.
-//! * [`convert`]: the single-file `convert IN OUT` and the conversion both modes share;
-//!   [`batch`]: `convert DIR|FILES... --out DIR`, in parallel.
+//! * [`convert`]: the single-file `convert IN OUT` and `render`; [`batch`]: `convert
+//!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
 //!
 //! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed
 //! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
@@ -13,6 +13,7 @@
 
 mod batch;
 mod cli;
+mod conversion;
 mod convert;
 mod dump;
 mod files;

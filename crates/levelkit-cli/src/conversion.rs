@@ -1,0 +1,278 @@
+//! The conversion that single-file and batch `convert` (and `render`) share: a model to the
+//! target's bytes and side files, with what the conversion noticed collected as notes.
+
+use std::path::{Path, PathBuf};
+
+use levelkit::Format;
+use levelkit::document::Model;
+use levelkit::formats::wwd::WriteOptions;
+
+use crate::files::{self, is_stdio};
+use crate::{dump, usage};
+
+/// What to write: the format and the options that apply to it.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The output format (one levelkit can write).
+    pub format: Format,
+    /// WWD only: the compression override.
+    pub compress: Option<bool>,
+    /// Tiled maps and previews: the user's tile graphics (`--tiles`).
+    pub tiles: Option<PathBuf>,
+}
+
+impl Target {
+    /// Check that the options make sense for the format.
+    pub fn new(format: Format, compress: Option<bool>) -> anyhow::Result<Target> {
+        if compress.is_some() && format != Format::Wwd {
+            return Err(usage(format!(
+                "--compress and --no-compress apply to wwd output, not {}",
+                format.name()
+            )));
+        }
+        Ok(Target {
+            format,
+            compress,
+            tiles: None,
+        })
+    }
+
+    /// The same target drawing tiles from `tiles` (`--tiles`).
+    pub fn with_tiles(mut self, tiles: Option<PathBuf>) -> Target {
+        self.tiles = tiles;
+        self
+    }
+}
+
+/// What a conversion produces: the output's bytes and, for Tiled maps, generated tileset images
+/// to write beside it (file name, bytes).
+pub struct Converted {
+    /// The output file's bytes.
+    pub main: Vec<u8>,
+    /// Files that go in the output's folder.
+    pub side: Vec<(String, Vec<u8>)>,
+}
+
+/// `model` in the target format; `output_stem` names side files (`None` when writing to stdout,
+/// where a Tiled map is written without tileset images).
+pub fn convert_with_side_files(
+    model: &Model,
+    target: &Target,
+    input: &Path,
+    output_stem: Option<&str>,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Converted> {
+    use levelkit::export::{png, tiled};
+    if matches!(target.format, Format::Gltf | Format::Glb | Format::Obj) {
+        return convert_scene(model, target, input, output_stem, notes);
+    }
+    if !matches!(target.format, Format::Tmx | Format::Tmj | Format::Png) {
+        return Ok(Converted {
+            main: convert(model, target, notes)?,
+            side: Vec::new(),
+        });
+    }
+    let Some((map, warnings)) = model.to_tilemap() else {
+        return Err(usage(format!(
+            "a {} file is not a tile map; it cannot become {}",
+            model.format().name(),
+            target.format.name()
+        )));
+    };
+    for w in &warnings {
+        notes.push(w.to_string());
+    }
+    let (atlases, user_tiles) = match (model, target.tiles.as_deref()) {
+        // A Tiled map draws with the images it references (relative to its folder).
+        (Model::Tiled(doc), None) => {
+            let dir = if is_stdio(input) {
+                Path::new(".")
+            } else {
+                input.parent().unwrap_or_else(|| Path::new("."))
+            };
+            let mut found = crate::tiles::referenced(&doc.options.tileset_images, dir);
+            let any = !found.is_empty();
+            let mut atlases = Vec::with_capacity(map.tilesets.len());
+            for (i, ts) in map.tilesets.iter().enumerate() {
+                atlases.push(match found.remove(&i) {
+                    Some(image) => image,
+                    None => png::tileset_image(ts)?,
+                });
+            }
+            (atlases, any)
+        }
+        (_, tiles) => crate::tiles::atlases(&map, tiles)?,
+    };
+    if target.format == Format::Png {
+        let mut options = png::RenderOptions {
+            scale: png::Scale::Fit,
+            ..png::RenderOptions::default()
+        };
+        if user_tiles {
+            for (ts, image) in map.tilesets.iter().zip(atlases) {
+                options.tileset_images.insert(ts.name.clone(), image);
+            }
+        }
+        let image = png::render(&map, &options)?;
+        return Ok(Converted {
+            main: png::encode_png(&image)?,
+            side: Vec::new(),
+        });
+    }
+    let mut options = tiled::TiledOptions::default();
+    let mut side = Vec::new();
+    if let Some(stem) = output_stem {
+        for (index, image) in atlases.iter().enumerate() {
+            let name = format!("{stem}.tileset{index}.png");
+            let entry = tiled::TilesetImage {
+                path: name.clone(),
+                width: image.width,
+                height: image.height,
+                columns: image.columns,
+            };
+            if index == 0 {
+                options.tileset_image = Some(entry);
+            } else {
+                options.tileset_images.insert(index, entry);
+            }
+            side.push((name, png::encode_png(image)?));
+        }
+    }
+    let main = if target.format == Format::Tmx {
+        tiled::to_tmx(&map, &options)?
+    } else {
+        tiled::to_tmj(&map, &options)?
+    };
+    Ok(Converted { main, side })
+}
+
+/// A 3D model as glTF, GLB or OBJ. A `.gltf` file gets its buffer and textures as side files
+/// (`<stem>.bin`, `<stem>_<i>.png`), an OBJ its `<stem>.mtl` and textures; written to stdout,
+/// a `.gltf` embeds everything and an OBJ goes without its MTL.
+fn convert_scene(
+    model: &Model,
+    target: &Target,
+    input: &Path,
+    output_stem: Option<&str>,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Converted> {
+    use levelkit::export::{gltf, obj};
+    let Some((mut scene, warnings)) = model.to_scene() else {
+        return Err(usage(format!(
+            "a {} file is not a 3D model; it cannot become {}",
+            model.format().name(),
+            target.format.name()
+        )));
+    };
+    for w in &warnings {
+        notes.push(w.to_string());
+    }
+    if !is_stdio(input) {
+        let dir = input.parent().unwrap_or_else(|| Path::new("."));
+        let found = levelkit::document::assets::find_textures(
+            model,
+            &mut scene,
+            &mut files::resolver(Some(dir)),
+        );
+        for w in &found.warnings {
+            notes.push(w.to_string());
+        }
+        if found.from_wads > 0 {
+            notes.push(format!(
+                "{} of {} materials textured from WADs",
+                found.from_wads,
+                scene.materials.len()
+            ));
+        }
+    }
+    let stem = output_stem.unwrap_or("model").to_owned();
+    let files = match target.format {
+        Format::Obj => obj::write(
+            &scene,
+            &obj::ObjOptions {
+                triangulate: false,
+                stem,
+            },
+        )?,
+        format => gltf::write(
+            &scene,
+            &gltf::GltfOptions {
+                binary: format == Format::Glb,
+                embed: output_stem.is_none(),
+                stem,
+            },
+        )?,
+    };
+    for w in &files.warnings {
+        notes.push(w.to_string());
+    }
+    Ok(Converted {
+        main: files.main,
+        side: if output_stem.is_some() {
+            files.side_files
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// The bytes of `model` in a legacy format or JSON.
+///
+/// Any model becomes its JSON document; a model becomes its own format again; Graal levels
+/// convert between `.graal` and `.nw`. Other pairs are a usage error, not a fault of the input.
+pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyhow::Result<Vec<u8>> {
+    match (model, target.format) {
+        (model, Format::Json) => dump::json_document(model),
+        (Model::Wwd(w), Format::Wwd) => Ok(w.write_with(&WriteOptions {
+            compress: target.compress,
+            relayout: false,
+        })?),
+        (model, format) if format == model.format() => Ok(model.write()?),
+        (model, format) => {
+            // A pair levelkit does not convert is a usage error; a map that cannot become a
+            // valid level is invalid input.
+            let (converted, warnings) = model.convert_to(format).map_err(|e| {
+                if e.kind == levelkit::ErrorKind::Unsupported {
+                    usage(e.to_string())
+                } else {
+                    anyhow::Error::from(e)
+                }
+            })?;
+            for w in &warnings {
+                notes.push(w.to_string());
+            }
+            match converted {
+                Model::Wwd(w) => Ok(w.write_with(&WriteOptions {
+                    compress: target.compress,
+                    relayout: false,
+                })?),
+                other => Ok(other.write()?),
+            }
+        }
+    }
+}
+
+/// Convert and write `output` and its side files (each to a temporary file, then renamed);
+/// returns the bytes written.
+pub fn write_converted(
+    model: &Model,
+    target: &Target,
+    input: &Path,
+    output: &Path,
+    force: bool,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<u64> {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".to_owned());
+    let converted = convert_with_side_files(model, target, input, Some(&stem), notes)?;
+    let dir = output.parent().unwrap_or_else(|| Path::new(""));
+    let mut written = converted.main.len() as u64;
+    for (name, bytes) in &converted.side {
+        files::write_output(&dir.join(name), bytes, force)?;
+        written += bytes.len() as u64;
+    }
+    files::write_output(output, &converted.main, force)?;
+    Ok(written)
+}
