@@ -12,6 +12,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -73,7 +75,7 @@ const ERLANG_TERMS: usize = 3000;
 #[test]
 fn etf_erlang_terms_round_trip() {
     let Some(escript) = escript() else {
-        eprintln!("SKIP: escript is not on the PATH; the ETF codec is not checked against Erlang");
+        common::skip("escript is not on the PATH; the ETF codec is not checked against Erlang");
         return;
     };
     let file = scratch("gen.bin");
@@ -165,7 +167,7 @@ const RUST_TERMS: usize = 3000;
 #[test]
 fn etf_erlang_reads_our_terms() {
     let Some(escript) = escript() else {
-        eprintln!("SKIP: escript is not on the PATH; the ETF codec is not checked against Erlang");
+        common::skip("escript is not on the PATH; the ETF codec is not checked against Erlang");
         return;
     };
     let mut runner = TestRunner::deterministic();

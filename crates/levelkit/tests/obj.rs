@@ -1135,7 +1135,6 @@ fn truncation_sweep_never_panics() {
 fn blender_imports_the_cube() {
     let Some(script) = common::oracle("blender_count.sh", &["blender"], "Blender OBJ import")
     else {
-        println!("SKIP: blender not available");
         return;
     };
     let dir = common::out_dir("levelkit-obj", "blender");
