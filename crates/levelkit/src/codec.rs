@@ -98,11 +98,12 @@ pub trait Codec: Sized {
     }
 }
 
-/// The `read`, `write` and `summary` of a [`Codec`] implementation for a model type that has
-/// them as its own functions (`Type::read_with(bytes, limits)`, `Type::write(&self)`,
-/// `Type::summary(&self)` returning a serialisable summary): use it inside the `impl` block.
+/// The methods of a [`Codec`] implementation that a model type has as its own functions:
+/// `inherent_codec!(@io Type)` gives `read` (`Type::read_with(bytes, limits)`), `write` and
+/// `summary` (`Type::summary(&self)`, serialisable); `inherent_codec!(Type, Format::X)` adds
+/// `format` (always `X`) and `validate` (`Type::validate(&self)`). Use it inside the `impl`.
 macro_rules! inherent_codec {
-    ($ty:ident) => {
+    (@io $ty:ident) => {
         fn read(
             _: $crate::registry::Format,
             bytes: &[u8],
@@ -118,6 +119,17 @@ macro_rules! inherent_codec {
 
         fn summary(&self) -> serde_json::Value {
             $crate::codec::summary_value($ty::summary(self))
+        }
+    };
+    ($ty:ident, $format:expr) => {
+        $crate::codec::inherent_codec!(@io $ty);
+
+        fn format(&self) -> $crate::registry::Format {
+            $format
+        }
+
+        fn validate(&self) -> Vec<$crate::error::Warning> {
+            $ty::validate(self)
         }
     };
 }

@@ -2,19 +2,10 @@
 
 use super::Gani;
 use crate::codec::{Codec, inherent_codec};
-use crate::error::Warning;
 use crate::registry::Format;
 
 impl Codec for Gani {
-    inherent_codec!(Gani);
-
-    fn format(&self) -> Format {
-        Format::Gani
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Gani::validate(self)
-    }
+    inherent_codec!(Gani, Format::Gani);
 
     fn version(&self) -> String {
         match &self.header {

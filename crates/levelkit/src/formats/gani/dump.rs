@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::{FlagKind, FrameCommand, Gani, SpriteRef};
+use super::{FrameCommand, Gani, SpriteRef};
 use crate::strings::quoted;
 
 /// Direction names in the order a four-direction frame lists them.
@@ -30,15 +30,7 @@ fn dump_gani(s: &mut String, name: &str, gani: &Gani) -> fmt::Result {
         |h| format!("GANI{:04}", h.version),
     );
     writeln!(s, "{name}: gani animation ({header})")?;
-    let flags: Vec<&str> = [
-        FlagKind::Loop,
-        FlagKind::Continuous,
-        FlagKind::SingleDirection,
-    ]
-    .into_iter()
-    .filter(|&k| gani.flag(k))
-    .map(FlagKind::keyword)
-    .collect();
+    let flags = gani.summary().flags;
     writeln!(
         s,
         "flags           {}",

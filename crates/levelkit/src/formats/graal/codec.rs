@@ -7,15 +7,7 @@ use crate::registry::Format;
 use crate::tilemap::TileMap;
 
 impl Codec for Graal {
-    inherent_codec!(Graal);
-
-    fn format(&self) -> Format {
-        Format::GraalLevel
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Graal::validate(self)
-    }
+    inherent_codec!(Graal, Format::GraalLevel);
 
     fn version(&self) -> String {
         String::from_utf8_lossy(self.version.header()).into_owned()

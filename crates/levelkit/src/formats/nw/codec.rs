@@ -8,15 +8,7 @@ use crate::registry::Format;
 use crate::tilemap::TileMap;
 
 impl Codec for Nw {
-    inherent_codec!(Nw);
-
-    fn format(&self) -> Format {
-        Format::Nw
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Nw::validate(self)
-    }
+    inherent_codec!(Nw, Format::Nw);
 
     fn version(&self) -> String {
         "GLEVNW01".to_owned()

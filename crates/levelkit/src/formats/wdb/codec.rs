@@ -7,15 +7,7 @@ use crate::registry::Format;
 use crate::scene::Scene;
 
 impl Codec for Wdb {
-    inherent_codec!(Wdb);
-
-    fn format(&self) -> Format {
-        Format::Wdb
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Wdb::validate(self)
-    }
+    inherent_codec!(Wdb, Format::Wdb);
 
     fn version(&self) -> String {
         format!("V-Chat world, version {}", Wdb::summary(self).version)

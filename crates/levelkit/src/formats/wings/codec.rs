@@ -7,15 +7,7 @@ use crate::registry::Format;
 use crate::scene::Scene;
 
 impl Codec for Wings {
-    inherent_codec!(Wings);
-
-    fn format(&self) -> Format {
-        Format::Wings
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Wings::validate(self)
-    }
+    inherent_codec!(Wings, Format::Wings);
 
     fn version(&self) -> String {
         format!("Wings {}", Wings::version(self))

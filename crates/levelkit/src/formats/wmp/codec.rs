@@ -10,7 +10,7 @@ use crate::registry::Format;
 use crate::scene::Scene;
 
 impl Codec for WmpText {
-    inherent_codec!(WmpText);
+    inherent_codec!(@io WmpText);
 
     fn format(&self) -> Format {
         if self.dialect() == Dialect::DollarM {
@@ -47,15 +47,7 @@ impl Codec for WmpText {
 }
 
 impl Codec for Wmpb {
-    inherent_codec!(Wmpb);
-
-    fn format(&self) -> Format {
-        Format::Wmpb
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Wmpb::validate(self)
-    }
+    inherent_codec!(Wmpb, Format::Wmpb);
 
     fn version(&self) -> String {
         match Wmpb::summary(self).version {

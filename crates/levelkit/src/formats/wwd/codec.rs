@@ -7,15 +7,7 @@ use crate::registry::Format;
 use crate::tilemap::TileMap;
 
 impl Codec for Wwd {
-    inherent_codec!(Wwd);
-
-    fn format(&self) -> Format {
-        Format::Wwd
-    }
-
-    fn validate(&self) -> Vec<Warning> {
-        Wwd::validate(self)
-    }
+    inherent_codec!(Wwd, Format::Wwd);
 
     fn version(&self) -> String {
         format!("WWD {HEADER_SIZE}")
