@@ -14,8 +14,8 @@
 
 use std::mem::size_of;
 
+use super::canonical::{self, BlockKind};
 use super::model::*;
-use super::write;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
@@ -314,7 +314,7 @@ fn read_header(lines: &mut Lines<'_>) -> Option<Header> {
     let version = parse_header(first.text)?;
     lines.next();
     let mut header = Header::new(version);
-    header.raw = keep(first.text, &write::format_header(&header));
+    header.raw = keep(first.text, &canonical::format_header(&header));
     Some(header)
 }
 
@@ -325,24 +325,6 @@ pub(super) enum Top {
     Open(BlockKind),
     /// A one-line statement (blank and unknown lines included), without raw text.
     Simple(Statement),
-}
-
-/// The blocks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum BlockKind {
-    Ani,
-    Script,
-    Movie,
-}
-
-impl BlockKind {
-    pub(super) fn keywords(self) -> (&'static [u8], &'static [u8]) {
-        match self {
-            BlockKind::Ani => (b"ANI", b"ANIEND"),
-            BlockKind::Script => (b"SCRIPT", b"SCRIPTEND"),
-            BlockKind::Movie => (b"MOVIE", b"MOVIEEND"),
-        }
-    }
 }
 
 /// Parse a line outside blocks. Blocks open on their keyword as the first token, whatever
@@ -484,7 +466,7 @@ fn read_statement(
             read_block(lines, line, kind, budget).map(Statement::Movie)
         }
         Top::Simple(mut statement) => {
-            let raw = keep(line.text, &write::format_statement(&statement));
+            let raw = keep(line.text, &canonical::format_statement(&statement));
             if let Some(slot) = statement_raw(&mut statement) {
                 *slot = raw;
             }
@@ -661,7 +643,7 @@ fn read_direction(
         "direction line",
         line.location(),
     )?;
-    let raw = keep(line.text, &write::format_direction(&placements));
+    let raw = keep(line.text, &canonical::format_direction(&placements));
     Ok(Direction { placements, raw })
 }
 
@@ -689,7 +671,7 @@ pub(super) fn parse_command(text: &[u8]) -> FrameCommand {
 
 fn read_command(line: Line<'_>) -> FrameCommand {
     let mut command = parse_command(line.text);
-    let raw = keep(line.text, &write::format_command(&command));
+    let raw = keep(line.text, &canonical::format_command(&command));
     match &mut command {
         FrameCommand::Wait(w) => w.raw = raw,
         FrameCommand::PlaySound(p) => p.raw = raw,

@@ -75,6 +75,9 @@ pub const GRAAL_LAYER: &str = "graal_layer";
 /// script (0xA7 line breaks), a sign's text bytes. Present only when they differ from what the
 /// meaning would be written as.
 pub const GRAAL_RAW: &str = "graal_raw";
+/// Object property (raw string): the statement's exact lines, when the meaning does not
+/// determine them.
+pub const NW_RAW: &str = "nw_raw";
 /// Map property (string): the binary header, e.g. `GR-V1.03`. Its presence marks a map made
 /// from a `.graal` file.
 pub const GRAAL_VERSION: &str = "graal_version";
@@ -550,8 +553,8 @@ fn sign_glyphs_of(o: &MapObject, text: &str) -> Option<Vec<u8>> {
             return Some(glyphs);
         }
     }
-    if let Some(raw) = raw_prop(&o.properties, crate::formats::nw::tilemap::NW_RAW) {
-        if let Some(glyphs) = crate::formats::nw::tilemap::raw_sign_glyphs(&raw) {
+    if let Some(raw) = raw_prop(&o.properties, NW_RAW) {
+        if let Some(glyphs) = crate::formats::nw::raw_sign_glyphs(&raw) {
             if sign_text::to_text(&glyphs) == text {
                 return Some(glyphs);
             }

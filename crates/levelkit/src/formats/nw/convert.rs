@@ -23,6 +23,7 @@
 use std::collections::BTreeMap;
 
 use super::model::*;
+use super::read::{read_statement, split_lines};
 use super::write;
 use crate::error::{Location, Warning};
 use crate::formats::graal::level::{
@@ -107,7 +108,7 @@ pub fn to_level(nw: &Nw) -> (Level, Vec<Warning>) {
                     .unwrap_or_default();
                 warn(format!(
                     "line {:?} is not a statement levelkit understands{why}; not carried over",
-                    super::read::show(text.as_bytes())
+                    super::lex::show(text.as_bytes())
                 ));
             }
         }
@@ -613,5 +614,22 @@ fn report_board(
             Location::path(path),
             format!("{bad} cells hold tile numbers above {MAX_TILE}; written as {written_as}"),
         ));
+    }
+}
+
+/// Glyphs of the sign a raw statement holds, if it holds one.
+pub(crate) fn raw_sign_glyphs(raw: &[u8]) -> Option<Vec<u8>> {
+    match parse_raw(raw)? {
+        Statement::Sign(s) => Some(sign_meaning(&s).0.glyphs),
+        _ => None,
+    }
+}
+
+/// The one statement `raw` holds, if it is exactly one.
+pub(crate) fn parse_raw(raw: &[u8]) -> Option<Statement> {
+    let lines = split_lines(raw);
+    match read_statement(&lines) {
+        Ok((statement, used)) if used == lines.len() && raw.ends_with(b"\n") => Some(statement),
+        _ => None,
     }
 }

@@ -357,7 +357,7 @@ impl Heights {
             .map(|row| {
                 row.as_bytes()
                     .split(|&b| b == b',')
-                    .map(|cell| super::read::number(cell.trim_ascii(), "").ok())
+                    .map(|cell| super::lex::number(cell.trim_ascii(), "").ok())
                     .collect()
             })
             .collect()

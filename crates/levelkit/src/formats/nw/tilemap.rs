@@ -27,14 +27,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::canonical::render;
 use super::convert::{
     baddy_kind, baddy_meaning, baddy_statement, chest_item, chest_meaning, chest_statement,
-    from_level, link_meaning, link_statement, npc_meaning, npc_statement, row_place, sign_meaning,
-    sign_statement, to_level,
+    from_level, link_meaning, link_statement, npc_meaning, npc_statement, parse_raw, row_place,
+    sign_meaning, sign_statement, to_level,
 };
 use super::model::*;
-use super::read::{read_statement, split_lines};
-use super::write::{render, write_entry, write_statement};
+use super::write::{write_entry, write_statement};
 use crate::error::{Error, Location, Result, Warning};
 use crate::formats::graal::level::{self, BOARD_CELLS, BOARD_SIZE, Level, TILE_TRANSPARENT};
 use crate::formats::graal::tilemap::{
@@ -50,29 +50,12 @@ const F: Format = Format::Nw;
 /// made from a `.nw` file.
 pub const NW_STATEMENTS: &str = "nw_statements";
 /// Object property (raw string): the statement's exact lines, when the meaning does not
-/// determine them.
-pub const NW_RAW: &str = "nw_raw";
+/// determine them (defined beside the `.graal` one, which the shared map reader also reads).
+pub use crate::formats::graal::tilemap::NW_RAW;
 /// Map property (string `crlf`): the file's line break, when it is not LF.
 pub const NW_LINE_ENDING: &str = "nw_line_ending";
 /// Map property (bool `false`): the file does not end with a line break.
 pub const NW_FINAL_NEWLINE: &str = "nw_final_newline";
-
-/// Glyphs of the sign a raw statement holds, if it holds one.
-pub(crate) fn raw_sign_glyphs(raw: &[u8]) -> Option<Vec<u8>> {
-    match parse_raw(raw)? {
-        Statement::Sign(s) => Some(sign_meaning(&s).0.glyphs),
-        _ => None,
-    }
-}
-
-/// The one statement `raw` holds, if it is exactly one.
-fn parse_raw(raw: &[u8]) -> Option<Statement> {
-    let lines = split_lines(raw);
-    match read_statement(&lines) {
-        Ok((statement, used)) if used == lines.len() && raw.ends_with(b"\n") => Some(statement),
-        _ => None,
-    }
-}
 
 /// A statement built from an object's meaning, as a new object's is.
 fn fresh_statement(

@@ -153,7 +153,7 @@ fn legacy_shape(version: u8, shape: &Term) -> Result<LegacyMesh, String> {
             .ok_or("a vertex is not {X, Y, Z}")?,
         (_, Term::Binary(b)) if b.len() % 24 == 0 => b
             .chunks_exact(24)
-            .map(super::read::f64s::<3>)
+            .map(super::terms::f64s::<3>)
             .collect::<Option<Vec<_>>>()
             .ok_or("a vertex is not finite")?,
         _ => return Err("the vertices are not a binary of 24-byte positions".into()),

@@ -18,7 +18,7 @@
 #![deny(clippy::arithmetic_side_effects, clippy::indexing_slicing)]
 
 use super::model::*;
-use super::read::{
+use super::terms::{
     f32s, f64s, proper_list, read_edge, read_face, read_vertex, typed_edge_item, typed_face_item,
     typed_vertex_item,
 };
@@ -312,8 +312,9 @@ fn vertex_item(d: &mut Decoder<'_>) -> Fast<VertexItem> {
     clippy::arithmetic_side_effects
 )]
 mod tests {
-    use super::super::read::{PAYLOAD_OFFSET, read_content};
+    use super::super::read::PAYLOAD_OFFSET;
     use super::super::samples;
+    use super::super::terms::read_content;
     use super::*;
     use crate::etf::{self, Compression, External};
 

@@ -40,6 +40,7 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+mod build;
 mod codec;
 mod convert;
 mod dump;
@@ -49,13 +50,15 @@ mod model;
 mod read;
 pub mod samples;
 mod scene;
+mod terms;
 mod validate;
 mod write;
 
 pub use convert::{LegacyMesh, PolyFace, PolyMesh};
 pub use mesh::{Corner, Polygon};
 pub use model::*;
-pub use read::{MAGIC, PAYLOAD_OFFSET, read, read_container, read_content, read_with};
+pub use read::{MAGIC, PAYLOAD_OFFSET, read, read_container, read_with};
+pub use terms::read_content;
 pub use validate::validate;
 pub use write::{write, write_container, write_content};
 

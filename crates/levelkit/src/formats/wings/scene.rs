@@ -44,9 +44,9 @@ use crate::scene::vec3::{add, cross, dot, scale, sub, unit};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
 
+use super::build::{atom, global_props, material, pair, rgba, shape};
 use super::mesh::Polygon;
 use super::model::*;
-use super::samples::{atom, pair, rgba};
 use crate::error::{Error, Location, Result, Warning};
 use crate::etf::{AtomTag, Term};
 use crate::registry::Format;
@@ -935,7 +935,7 @@ impl Wings {
             ));
         }
         let (materials, images) = mats.finish(scene, &mut warnings);
-        let mut props = match super::samples::global_props(None) {
+        let mut props = match global_props(None) {
             Term::List(items, _) => items,
             _ => Vec::new(),
         };
@@ -1184,12 +1184,7 @@ impl MaterialTable {
         for m in &self.order {
             let name = self.names.get(m).cloned().unwrap_or_default();
             let Some(mat) = m.and_then(|i| scene.materials.get(i)) else {
-                out.push(super::samples::material(
-                    &name,
-                    WINGS_DEFAULT_DIFFUSE,
-                    vec![],
-                    "set",
-                ));
+                out.push(material(&name, WINGS_DEFAULT_DIFFUSE, vec![], "set"));
                 continue;
             };
             let mut maps = Vec::new();
@@ -1543,7 +1538,7 @@ fn object(
             .filter(|&(_, &h)| h)
             .map(|(i, _)| i as i64),
     );
-    let mut shape = super::samples::shape(name, winged);
+    let mut shape = shape(name, winged);
     if num_holes > 0 {
         if let Term::List(items, _) = &mut shape.props {
             items.push(pair(

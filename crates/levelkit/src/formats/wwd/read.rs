@@ -14,6 +14,7 @@
 use flate2::{Decompress, FlushDecompress, Status};
 
 use super::model::*;
+use super::sections::checksum;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::io::{ByteReader, Fields};
 use crate::limits::{Budget, Limits};
@@ -21,11 +22,6 @@ use crate::registry::Format;
 use crate::strings::RawString;
 
 const F: Format = Format::Wwd;
-
-/// Read a WWD file with the default [`Limits`].
-pub fn read(bytes: &[u8]) -> Result<Wwd> {
-    read_with(bytes, &Limits::default())
-}
 
 /// Header fields that locate things, as read, before the model is built.
 pub(super) struct Derived {
@@ -43,19 +39,7 @@ pub(super) struct PlaneRefs {
     pub(super) layout: PlaneLayout,
 }
 
-/// Read a WWD file, refusing anything that would pass `limits`.
-pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
-    let mut r = ByteReader::new(F, bytes);
-    let (header, derived) = read_header(&mut r)?;
-    if header.flags.contains(HeaderFlags::COMPRESS) {
-        if let Some(wwd) = super::stream::streamed(bytes, &header, &derived, limits) {
-            return Ok(wwd);
-        }
-    }
-    read_image(bytes, header, &derived, limits)
-}
-
-/// [`read_with`] without the streaming reader: the whole-image reader alone.
+/// [`read_with`](super::read_with) without the streaming reader: the whole-image reader alone.
 pub(super) fn read_whole(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
     let mut r = ByteReader::new(F, bytes);
     let (header, derived) = read_header(&mut r)?;
@@ -64,7 +48,12 @@ pub(super) fn read_whole(bytes: &[u8], limits: &Limits) -> Result<Wwd> {
 
 /// The whole-image reader, after the header: inflate the main block if needed, then find every
 /// section through its offset.
-fn read_image(bytes: &[u8], header: Header, derived: &Derived, limits: &Limits) -> Result<Wwd> {
+pub(super) fn read_image(
+    bytes: &[u8],
+    header: Header,
+    derived: &Derived,
+    limits: &Limits,
+) -> Result<Wwd> {
     let mut budget = limits.budget(F);
     let stored_main = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
 
@@ -143,41 +132,6 @@ fn read_image(bytes: &[u8], header: Header, derived: &Derived, limits: &Limits) 
     };
     wwd.layout = keep_layout(&wwd, actual, image);
     Ok(wwd)
-}
-
-/// The editor's checksum (wwd-notes B.2): over the main block as stored, skipping its first
-/// byte, plus, for compressed files, the inflated byte at the stored length.
-pub fn checksum(stored_main: &[u8], inflated_main: Option<&[u8]>) -> u32 {
-    let extra = inflated_main
-        .and_then(|inflated| inflated.get(stored_main.len()).copied())
-        .unwrap_or(0);
-    checksum_with_extra(stored_main, extra)
-}
-
-/// [`checksum`] given the extra byte (0 for uncompressed files, and when the inflated main block
-/// is not longer than the stored one).
-pub(super) fn checksum_with_extra(stored_main: &[u8], extra: u8) -> u32 {
-    let n = stored_main.len() as u32;
-    let c = 0u32.wrapping_sub(n);
-    // Sum of bytes minus the sum of offsets 1..n, done as two sums to keep the loop tight; the
-    // bytes are summed in 256-byte blocks of u16 lanes (256 x 255 fits), which vectorises well.
-    let body = stored_main.get(1..).unwrap_or(&[]);
-    let mut bytes_sum = 0u32;
-    for block in body.chunks(256) {
-        let partial = block
-            .iter()
-            .fold(0u16, |acc, &b| acc.wrapping_add(u16::from(b)));
-        bytes_sum = bytes_sum.wrapping_add(u32::from(partial));
-    }
-    let n64 = u64::from(n);
-    let offsets_sum = if n64 > 1 {
-        (n64.wrapping_sub(1).wrapping_mul(n64) / 2) as u32
-    } else {
-        0
-    };
-    c.wrapping_add(bytes_sum)
-        .wrapping_sub(offsets_sum)
-        .wrapping_add(u32::from(extra))
 }
 
 fn slot(r: &mut ByteReader<'_>, n: usize, what: &str) -> Result<SlotString> {
@@ -737,12 +691,12 @@ fn read_tile_property(r: &mut ByteReader<'_>) -> Result<TileProperty> {
 /// Decide whether the file's layout needs keeping: `None` when it is exactly the editor's
 /// contiguous layout for this model; otherwise the actual offsets plus every uncovered byte run.
 fn keep_layout(wwd: &Wwd, actual: Layout, image: &[u8]) -> Option<Layout> {
-    let canonical = super::write::canonical_layout(wwd).ok();
-    let canonical_len = super::write::canonical_image_len(wwd);
+    let canonical = super::sections::canonical_layout(wwd).ok();
+    let canonical_len = super::sections::canonical_image_len(wwd);
     if canonical.as_ref() == Some(&actual) && canonical_len == Some(image.len() as u64) {
         return None;
     }
-    let mut ranges = super::write::section_ranges(wwd, &actual);
+    let mut ranges = super::sections::section_ranges(wwd, &actual);
     ranges.sort_unstable();
     let mut gaps = Vec::new();
     let mut pos = 0u64;

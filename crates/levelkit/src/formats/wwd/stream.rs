@@ -30,9 +30,10 @@ use simd_adler32::Adler32;
 
 use super::model::*;
 use super::read::{
-    Derived, PlaneRefs, checksum_with_extra, initial_inflate_size, read_header, read_object_into,
-    read_plane_header, read_tile_properties, read_whole, zlib_deflate_data,
+    Derived, PlaneRefs, initial_inflate_size, read_header, read_object_into, read_plane_header,
+    read_tile_properties, read_whole, zlib_deflate_data,
 };
+use super::sections::checksum_with_extra;
 use crate::error::{Location, Result};
 use crate::io::ByteReader;
 use crate::limits::Limits;
@@ -211,8 +212,8 @@ pub(super) fn streamed(
         gaps: Vec::new(),
     };
     // The whole-image reader keeps no layout exactly when this holds.
-    let editor_layout = super::write::canonical_layout(&wwd).ok() == Some(actual)
-        && super::write::canonical_image_len(&wwd) == Some(declared.checked_add(HEADER)? as u64);
+    let editor_layout = super::sections::canonical_layout(&wwd).ok() == Some(actual)
+        && super::sections::canonical_image_len(&wwd) == Some(declared.checked_add(HEADER)? as u64);
     editor_layout.then_some(wwd)
 }
 
