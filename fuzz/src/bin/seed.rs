@@ -141,11 +141,11 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         "level.wmp".into(),
         wmp::binary::samples::level().write()?,
     ));
-    for seed in 1..4u64 {
+    for seed in 0..8u64 {
         more.push((
             "wdb_read",
             format!("generated{seed}.wdb"),
-            levelkit::formats::wdb::samples::generate(seed, 12).write()?,
+            levelkit::formats::wdb::samples::generate(seed, 4 + seed as usize * 3).write()?,
         ));
     }
     for (target, file, bytes) in more {

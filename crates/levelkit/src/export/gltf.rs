@@ -5,7 +5,7 @@
 //! [`KHR_lights_punctual`](https://github.com/KhronosGroup/glTF/tree/main/extensions/2.0/Khronos/KHR_lights_punctual).
 //! The JSON is built from `gltf-json`'s types and PNG images with the `png` crate. Every file
 //! written from a valid scene is meant to pass the Khronos glTF validator with no errors and no
-//! warnings (`tests/gltf.rs` runs it on every layout; a `File` texture must exist beside the file).
+//! warnings (`tests/it/gltf.rs` runs it on every layout; a `File` texture must exist beside the file).
 //! [`crate::import::gltf`] reads the result back into the same scene, using the `extras` this
 //! writer leaves (all keys are listed in its module docs).
 //!

@@ -5,7 +5,7 @@
 //! <https://paulbourke.net/dataformats/obj/> and <https://paulbourke.net/dataformats/mtl/>), the
 //! `v x y z r g b` colour extension (<https://paulbourke.net/dataformats/obj/colour.html>) and
 //! the PBR extension of MTL (`Pr`, `Pm`, `norm`) that Blender, three.js and tinyobjloader read.
-//! [`crate::import::obj`] reads everything written here back; `tests/obj.rs` checks the round
+//! [`crate::import::obj`] reads everything written here back; `tests/it/obj.rs` checks the round
 //! trip and, where Blender is installed, Blender's own importer.
 //!
 //! # What maps

@@ -52,7 +52,7 @@
 //!
 //! # Differences from Tiled's renderer
 //!
-//! `tests/tiled_render.rs` renders every sample and corpus map, exported to TMX and TMJ with the
+//! `tests/it/tiled_render.rs` renders every sample and corpus map, exported to TMX and TMJ with the
 //! generated tileset images exactly as the CLI writes them, with Tiled 1.8.2's `tmxrasterizer
 //! --no-smoothing`, and compares every pixel with [`render`] at full size; the tile layers are
 //! identical. What differs, each checked there on the pixels it affects and masked only there:

@@ -2,7 +2,7 @@
 //!
 //! Specs: the Tiled manual's "TMX Map Format" and "JSON Map Format" pages, version 1.8
 //! (<https://doc.mapeditor.org/en/stable/reference/tmx-map-format/>). Every map written here is
-//! checked against Tiled 1.8.2 itself (`tests/tiled_export.rs`, through
+//! checked against Tiled 1.8.2 itself (`tests/it/tiled_export.rs`, through
 //! `tmxrasterizer` when it is installed).
 //!
 //! What is written:

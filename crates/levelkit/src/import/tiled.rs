@@ -2,7 +2,7 @@
 //! [`crate::export::tiled`], and a faithful reader of what Tiled 1.8+ writes when a user saves.
 //!
 //! Specs: the Tiled manual's "TMX Map Format" and "JSON Map Format" pages
-//! (<https://doc.mapeditor.org/en/stable/reference/tmx-map-format/>). `tests/tiled_import.rs`
+//! (<https://doc.mapeditor.org/en/stable/reference/tmx-map-format/>). `tests/it/tiled_import.rs`
 //! reads back every map [`crate::export::tiled`] writes, and the same maps after Tiled 1.8.2 itself
 //! has loaded and saved them.
 //!

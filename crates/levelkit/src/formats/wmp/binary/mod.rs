@@ -3,7 +3,7 @@
 //! No public description exists. The structure follows `shared/specs/wmp-notes.md` §7, which
 //! inferred it from 22 files, and was checked here against the two corpus levels that come with
 //! the `$$M` WED wrote from them (Ackmania `bosslevel` and `kbridge`): see
-//! `tests/wmpb.rs`, which resolves the groups ([`super::resolve`]) and compares blocks and
+//! `tests/it/wmpb.rs`, which resolves the groups ([`super::resolve`]) and compares blocks and
 //! entities with the `$$M`.
 //!
 //! # Layout

@@ -1,0 +1,42 @@
+//! The library's integration tests, one module per format or feature, in one test binary (so the
+//! crate and its dependencies link once, not once per file).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::needless_range_loop
+)]
+
+mod common;
+
+mod etf_erlang;
+mod fixtures;
+mod gani;
+mod gltf;
+mod graal;
+mod graal_pairs;
+mod graal_tilemap;
+mod nw;
+mod obj;
+mod png_export;
+mod tiled_export;
+mod tiled_import;
+mod tiled_render;
+mod tiled_roundtrip;
+mod triangulate;
+mod wdb;
+mod wings;
+mod wings_oracle;
+mod wings_scene;
+mod wmp_scene;
+mod wmp_text;
+mod wmpb;
+mod wwd_alloc;
+mod wwd_cases;
+mod wwd_corpus;
+mod wwd_fastpath;
+mod wwd_layout;
+mod wwd_proptest;
+mod wwd_robust;
+mod wwd_tilemap;
