@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use levelkit::formats::gani;
+use levelkit::formats::graal::gani;
 use levelkit::{Limits, Severity};
 use libfuzzer_sys::fuzz_target;
 

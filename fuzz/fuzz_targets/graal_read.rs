@@ -5,7 +5,7 @@
 #![no_main]
 
 use levelkit::Limits;
-use levelkit::formats::graal;
+use levelkit::formats::graal::binary as graal;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

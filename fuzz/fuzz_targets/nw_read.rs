@@ -6,7 +6,7 @@
 #![no_main]
 
 use levelkit::Limits;
-use levelkit::formats::nw;
+use levelkit::formats::graal::nw;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -20,7 +20,7 @@ fn check(read: levelkit::Result<TiledMap>) {
     if let Ok((level, _)) = levelkit::formats::graal::tilemap::tilemap_to_graal(&first.map) {
         let _ = level.write();
     }
-    if let Ok((level, _)) = levelkit::formats::nw::tilemap_to_nw(&first.map) {
+    if let Ok((level, _)) = levelkit::formats::graal::nw::tilemap_to_nw(&first.map) {
         let _ = level.write();
     }
     if let Ok(bytes) = to_tmx(&first.map, &first.options) {

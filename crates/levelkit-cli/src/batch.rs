@@ -16,8 +16,6 @@ use anyhow::{Context as _, anyhow};
 use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use levelkit::Format;
-
 use crate::cli::ConvertArgs;
 use crate::conversion::{Target, write_converted};
 use crate::files::{self, is_stdio};
@@ -50,9 +48,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         ));
     };
     if args.to.is_empty() {
-        return Err(usage(
-            "batch mode needs --to FORMAT (json, wwd, graal, nw, tmx, tmj, png; or a list: json,tmx,png)",
-        ));
+        return Err(usage(format!(
+            "batch mode needs --to FORMAT ({}; or a list: json,tmx,png)",
+            crate::cli::writable_names()
+        )));
     }
     let mut targets = Vec::new();
     for &format in &args.to {
@@ -147,8 +146,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     }
 
     let mut summary = Summary::default();
-    for (job, outcome) in jobs.iter().zip(&outcomes) {
-        match outcome {
+    let mut files_json = Vec::new();
+    for ((job, outcome), notes) in jobs.iter().zip(&outcomes).zip(&notes_of) {
+        let (status, error) = match outcome {
             Some(Outcome::Converted {
                 bytes_in,
                 bytes_out,
@@ -156,16 +156,34 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 summary.converted += 1;
                 summary.bytes_in += bytes_in;
                 summary.bytes_out += bytes_out;
+                ("converted", None)
             }
             Some(Outcome::Failed(reason)) => {
                 summary.failed += 1;
-                report(format_args!("{}: {reason}", job.input.display()));
+                ("failed", Some(reason.clone()))
             }
-            Some(Outcome::Skipped) => summary.skipped += 1,
+            Some(Outcome::Skipped) => {
+                summary.skipped += 1;
+                ("skipped", None)
+            }
             None => {
                 summary.failed += 1;
-                report(format_args!("{}: not converted", job.input.display()));
+                ("failed", Some("not converted".to_owned()))
             }
+        };
+        if let Some(reason) = &error
+            && !args.json
+        {
+            report(format_args!("{}: {reason}", job.input.display()));
+        }
+        if args.json {
+            files_json.push(serde_json::json!({
+                "input": job.input.display().to_string(),
+                "output": job.output.display().to_string(),
+                "outcome": status,
+                "error": error,
+                "warnings": notes,
+            }));
         }
     }
     // Warnings, gathered by kind: every one with --verbose, else a count and the first file of
@@ -173,7 +191,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let mut kinds = WarningKinds::default();
     for (job, notes) in jobs.iter().zip(&notes_of) {
         for note in notes {
-            if args.verbose {
+            if args.verbose && !args.json {
                 report(format_args!("{}: {note}", job.input.display()));
             }
             kinds.add(note, &job.input);
@@ -181,8 +199,34 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     }
     summary.warnings = kinds.total;
     summary.elapsed = started.elapsed();
-    report(&summary);
-    if !args.verbose {
+    if args.json {
+        let kinds_json: Vec<_> = kinds
+            .list
+            .iter()
+            .map(|(count, note, first)| {
+                serde_json::json!({
+                    "count": count,
+                    "first": note,
+                    "first_file": first.display().to_string(),
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "converted": summary.converted,
+            "failed": summary.failed,
+            "skipped": summary.skipped,
+            "bytes_in": summary.bytes_in,
+            "bytes_out": summary.bytes_out,
+            "seconds": summary.elapsed.as_secs_f64(),
+            "warnings": summary.warnings,
+            "warning_kinds": kinds_json,
+            "files": files_json,
+        });
+        println!("{value}");
+    } else {
+        report(&summary);
+    }
+    if !args.verbose && !args.json {
         for (count, note, first) in &kinds.list {
             report(format_args!(
                 "  {count} x {note} (first: {})",
@@ -372,32 +416,7 @@ fn wanted(path: &Path, target: &Target) -> bool {
         return true;
     };
     let name = files::sniff_name(path);
-    match levelkit::sniff(&head, name.as_deref()) {
-        Some(format) => {
-            let map_target = matches!(target.format, Format::Tmx | Format::Tmj | Format::Png);
-            let is_map = matches!(
-                format,
-                Format::Wwd | Format::GraalLevel | Format::Nw | Format::Tmx | Format::Tmj
-            );
-            let scene_target = matches!(target.format, Format::Gltf | Format::Glb | Format::Obj);
-            let is_scene = matches!(
-                format,
-                Format::Wings
-                    | Format::Gltf
-                    | Format::Glb
-                    | Format::Obj
-                    | Format::WmpText
-                    | Format::Wmpb
-                    | Format::DollarM
-                    | Format::Wdb
-            );
-            format.info().readable
-                && format != target.format
-                && (is_map || !map_target)
-                && (is_scene || !scene_target)
-        }
-        None => false,
-    }
+    levelkit::sniff(&head, name.as_deref()).is_some_and(|format| format.converts_to(target.format))
 }
 
 /// Convert one file; the sizes read and written.

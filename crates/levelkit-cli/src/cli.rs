@@ -165,6 +165,11 @@ pub struct ConvertArgs {
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// Print a JSON report on stdout instead of text on stderr: for one file, its output,
+    /// format and warnings; in batch mode, the counts, every file with its outcome and
+    /// warnings, and the warnings by kind.
+    #[arg(long)]
+    pub json: bool,
     /// Batch mode: convert this many files at once (default: one per CPU).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

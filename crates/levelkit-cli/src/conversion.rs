@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use levelkit::Format;
 use levelkit::document::Model;
 use levelkit::formats::wwd::WriteOptions;
+use levelkit::registry::Common;
 
 use crate::files::{self, is_stdio};
 use crate::{dump, usage};
@@ -63,10 +64,11 @@ pub fn convert_with_side_files(
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
-    if matches!(target.format, Format::Gltf | Format::Glb | Format::Obj) {
+    let info = target.format.info();
+    if info.exchange && info.common == Some(Common::Scene) {
         return convert_scene(model, target, input, output_stem, notes);
     }
-    if !matches!(target.format, Format::Tmx | Format::Tmj | Format::Png) {
+    if !(info.exchange && info.common == Some(Common::TileMap)) {
         return Ok(Converted {
             main: convert(model, target, notes)?,
             side: Vec::new(),

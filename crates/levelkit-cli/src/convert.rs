@@ -54,18 +54,25 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     if !is_stdio(output) && !args.force && output.symlink_metadata().is_ok() {
         anyhow::bail!(files::refuse_message(output));
     }
+    if args.json && is_stdio(output) {
+        return Err(usage(
+            "--json prints a report on stdout, where `-` would write the output; name an OUT file",
+        ));
+    }
     let model = files::load_model(input)?;
-    convert_and_report(&model, &target, input, output, args.force)
+    convert_and_report(&model, &target, input, output, args.force, args.json)
 }
 
 /// Convert `model` to `output` (or stdout), then print what the conversion noticed: one line per
-/// warning, also when the conversion failed after noticing them.
+/// warning, also when the conversion failed after noticing them; with `json`, one JSON object on
+/// stdout instead (`input`, `output`, `format`, `warnings`) when the conversion succeeded.
 fn convert_and_report(
     model: &Model,
     target: &Target,
     input: &Path,
     output: &Path,
     force: bool,
+    json: bool,
 ) -> anyhow::Result<u8> {
     let mut notes = Vec::new();
     let result = if is_stdio(output) {
@@ -74,8 +81,18 @@ fn convert_and_report(
     } else {
         write_converted(model, target, input, output, force, &mut notes).map(|_| ())
     };
-    for note in &notes {
-        crate::report(note);
+    if json && result.is_ok() {
+        let report = serde_json::json!({
+            "input": input.display().to_string(),
+            "output": output.display().to_string(),
+            "format": target.format.name(),
+            "warnings": notes,
+        });
+        println!("{report}");
+    } else {
+        for note in &notes {
+            crate::report(note);
+        }
     }
     result.map(|()| EXIT_OK)
 }
@@ -112,5 +129,12 @@ pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
         anyhow::bail!(files::refuse_message(&args.output));
     }
     let model = files::load_model(&args.input)?;
-    convert_and_report(&model, &target, &args.input, &args.output, args.force)
+    convert_and_report(
+        &model,
+        &target,
+        &args.input,
+        &args.output,
+        args.force,
+        false,
+    )
 }

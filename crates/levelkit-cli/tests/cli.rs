@@ -1156,7 +1156,9 @@ fn malformed_maps_fail_with_exit_1_and_write_nothing() {
 #[test]
 fn a_graal_map_with_an_unknown_object_class_is_refused() {
     let s = Samples::new();
-    let graal = levelkit::formats::graal::samples::graal().write().unwrap();
+    let graal = levelkit::formats::graal::binary::samples::graal()
+        .write()
+        .unwrap();
     s.write("island.graal", &graal);
     let run = s.run(&["convert", "island.graal", "island.tmx"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -1570,4 +1572,64 @@ fn samples_match_their_golden_outputs() {
         }
     }
     assert_eq!(compared, 8 * 3 + 4 * 2 + 3);
+}
+
+#[test]
+fn batch_and_single_json_reports_hold_every_warning() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for name in ["a.wings", "b.wings"] {
+        std::fs::copy(samples.join("cube.wings"), input.join(name)).unwrap();
+    }
+    std::fs::write(input.join("notes.txt"), "not a level").unwrap();
+    let run = levelkit(
+        dir.path(),
+        &["convert", "in", "--to", "obj", "--out", "out", "--json"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.is_empty(), "{run:?}");
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["converted"], 2, "{report}");
+    assert_eq!(report["failed"], 0, "{report}");
+    assert_eq!(report["skipped"], 1, "{report}");
+    assert_eq!(report["warnings"], 2, "{report}");
+    let kinds = report["warning_kinds"].as_array().unwrap();
+    assert_eq!(kinds.len(), 1, "{report}");
+    assert_eq!(kinds[0]["count"], 2, "{report}");
+    assert!(
+        kinds[0]["first"]
+            .as_str()
+            .unwrap()
+            .contains("OBJ has no place for extras"),
+        "{report}"
+    );
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3, "{report}");
+    let converted: Vec<_> = files
+        .iter()
+        .filter(|f| f["outcome"] == "converted")
+        .collect();
+    assert_eq!(converted.len(), 2, "{report}");
+    for f in converted {
+        assert_eq!(f["warnings"].as_array().unwrap().len(), 1, "{report}");
+    }
+
+    let run = levelkit(
+        dir.path(),
+        &["convert", "in/a.wings", "single.obj", "--json"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.is_empty(), "{run:?}");
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["format"], "obj", "{report}");
+    assert_eq!(report["warnings"].as_array().unwrap().len(), 1, "{report}");
+    assert!(dir.path().join("single.obj").is_file());
+
+    let run = levelkit(
+        dir.path(),
+        &["convert", "in/a.wings", "-", "--to", "obj", "--json"],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
 }

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use levelkit::formats::{graal, nw};
+use levelkit::formats::graal::{binary as graal, nw};
 
 fn main() {
     divan::main();

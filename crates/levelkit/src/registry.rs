@@ -66,6 +66,20 @@ pub struct FormatInfo {
     pub readable: bool,
     /// Whether levelkit can write it today.
     pub writable: bool,
+    /// The common model its documents convert through, if any.
+    pub common: Option<Common>,
+    /// A modern exchange format (Tiled, glTF, OBJ, PNG): written only from its common model, so
+    /// only a document with the same common model converts to it.
+    pub exchange: bool,
+}
+
+/// The common models documents convert through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Common {
+    /// [`crate::tilemap::TileMap`]: the 2D levels and Tiled maps.
+    TileMap,
+    /// [`crate::scene::Scene`]: the 3D models and levels, glTF and OBJ.
+    Scene,
 }
 
 /// The format table, one row per [`Format`] (every format has exactly one: [`Format::info`]
@@ -97,6 +111,8 @@ const ROW_WWD: FormatInfo = FormatInfo {
     extensions: &["wwd"],
     readable: true,
     writable: true,
+    common: Some(Common::TileMap),
+    exchange: false,
 };
 
 const ROW_GRAAL_LEVEL: FormatInfo = FormatInfo {
@@ -106,6 +122,8 @@ const ROW_GRAAL_LEVEL: FormatInfo = FormatInfo {
     extensions: &["graal", "zelda"],
     readable: true,
     writable: true,
+    common: Some(Common::TileMap),
+    exchange: false,
 };
 
 const ROW_NW: FormatInfo = FormatInfo {
@@ -115,6 +133,8 @@ const ROW_NW: FormatInfo = FormatInfo {
     extensions: &["nw"],
     readable: true,
     writable: true,
+    common: Some(Common::TileMap),
+    exchange: false,
 };
 
 const ROW_GANI: FormatInfo = FormatInfo {
@@ -124,6 +144,8 @@ const ROW_GANI: FormatInfo = FormatInfo {
     extensions: &["gani"],
     readable: true,
     writable: true,
+    common: None,
+    exchange: false,
 };
 
 const ROW_WINGS: FormatInfo = FormatInfo {
@@ -133,6 +155,8 @@ const ROW_WINGS: FormatInfo = FormatInfo {
     extensions: &["wings"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
 };
 
 const ROW_WMP_TEXT: FormatInfo = FormatInfo {
@@ -142,6 +166,8 @@ const ROW_WMP_TEXT: FormatInfo = FormatInfo {
     extensions: &["wmp"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
 };
 
 const ROW_WMPB: FormatInfo = FormatInfo {
@@ -151,6 +177,8 @@ const ROW_WMPB: FormatInfo = FormatInfo {
     extensions: &["wmp"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
 };
 
 const ROW_DOLLAR_M: FormatInfo = FormatInfo {
@@ -160,6 +188,8 @@ const ROW_DOLLAR_M: FormatInfo = FormatInfo {
     extensions: &["$$m"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
 };
 
 const ROW_WDB: FormatInfo = FormatInfo {
@@ -169,6 +199,8 @@ const ROW_WDB: FormatInfo = FormatInfo {
     extensions: &["wdb"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
 };
 
 const ROW_JSON: FormatInfo = FormatInfo {
@@ -178,6 +210,8 @@ const ROW_JSON: FormatInfo = FormatInfo {
     extensions: &["json"],
     readable: true,
     writable: true,
+    common: None,
+    exchange: false,
 };
 
 const ROW_TMX: FormatInfo = FormatInfo {
@@ -187,6 +221,8 @@ const ROW_TMX: FormatInfo = FormatInfo {
     extensions: &["tmx"],
     readable: true,
     writable: true,
+    common: Some(Common::TileMap),
+    exchange: true,
 };
 
 const ROW_TMJ: FormatInfo = FormatInfo {
@@ -196,6 +232,8 @@ const ROW_TMJ: FormatInfo = FormatInfo {
     extensions: &["tmj"],
     readable: true,
     writable: true,
+    common: Some(Common::TileMap),
+    exchange: true,
 };
 
 const ROW_GLTF: FormatInfo = FormatInfo {
@@ -205,6 +243,8 @@ const ROW_GLTF: FormatInfo = FormatInfo {
     extensions: &["gltf"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: true,
 };
 
 const ROW_GLB: FormatInfo = FormatInfo {
@@ -214,6 +254,8 @@ const ROW_GLB: FormatInfo = FormatInfo {
     extensions: &["glb"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: true,
 };
 
 const ROW_OBJ: FormatInfo = FormatInfo {
@@ -223,6 +265,8 @@ const ROW_OBJ: FormatInfo = FormatInfo {
     extensions: &["obj"],
     readable: true,
     writable: true,
+    common: Some(Common::Scene),
+    exchange: true,
 };
 
 const ROW_PNG: FormatInfo = FormatInfo {
@@ -232,6 +276,8 @@ const ROW_PNG: FormatInfo = FormatInfo {
     extensions: &["png"],
     readable: false,
     writable: true,
+    common: Some(Common::TileMap),
+    exchange: true,
 };
 
 const ROW_UNKNOWN: FormatInfo = FormatInfo {
@@ -241,6 +287,8 @@ const ROW_UNKNOWN: FormatInfo = FormatInfo {
     extensions: &[],
     readable: false,
     writable: false,
+    common: None,
+    exchange: false,
 };
 
 impl Format {
@@ -265,6 +313,14 @@ impl Format {
             Format::Png => &ROW_PNG,
             Format::Unknown => &ROW_UNKNOWN,
         }
+    }
+
+    /// Whether a document of this format is worth converting to `target` in a batch: levelkit
+    /// reads it, it is not in `target` already, and an exchange target ([`FormatInfo::exchange`])
+    /// shares its common model.
+    pub fn converts_to(self, target: Format) -> bool {
+        let (from, to) = (self.info(), target.info());
+        from.readable && self != target && (!to.exchange || from.common == to.common)
     }
 
     /// Short lowercase name (`wwd`, `graal`, …).

@@ -45,19 +45,19 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
             std::fs::write(dir.join(file), bytes)?;
         }
     }
-    let graal = levelkit::formats::graal::samples::graal();
-    let nw_from_graal = levelkit::formats::nw::from_level(&graal.to_level().0).0;
+    let graal = levelkit::formats::graal::binary::samples::graal();
+    let nw_from_graal = levelkit::formats::graal::nw::from_level(&graal.to_level().0).0;
     let others: [(&str, &str, Vec<u8>); 4] = [
         (
             "gani_read",
             "walk.gani",
-            levelkit::formats::gani::samples::walk_like().write()?,
+            levelkit::formats::graal::gani::samples::walk_like().write()?,
         ),
         ("graal_read", "island.graal", graal.write()?),
         (
             "nw_read",
             "village.nw",
-            levelkit::formats::nw::samples::village().write()?,
+            levelkit::formats::graal::nw::samples::village().write()?,
         ),
         ("nw_read", "island.nw", nw_from_graal.write()?),
     ];
@@ -78,7 +78,7 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         ("island", graal.to_tilemap().0),
         (
             "village",
-            levelkit::formats::nw::samples::village().to_tilemap().0,
+            levelkit::formats::graal::nw::samples::village().to_tilemap().0,
         ),
     ];
     for (name, map) in &maps {

@@ -21,7 +21,8 @@ pub use scene::{SceneDoc, export_scene};
 pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::formats::{gani, graal, nw, wdb, wings, wmp, wwd};
+use crate::formats::graal::{binary as graal, gani, nw};
+use crate::formats::{wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;

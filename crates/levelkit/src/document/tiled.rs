@@ -8,7 +8,8 @@ use super::Model;
 use crate::codec::{Codec, Resolver};
 use crate::error::{Error, Location, Result, Severity, Warning};
 use crate::export::tiled::{self, TiledOptions};
-use crate::formats::{graal, nw, wwd};
+use crate::formats::graal::nw;
+use crate::formats::wwd;
 use crate::limits::Limits;
 use crate::registry::Format;
 use crate::tilemap::{Layer, TileMap};
@@ -62,9 +63,8 @@ impl TiledDoc {
         }
         match target {
             Format::Wwd => wwd::from_tilemap(&self.map).map(|(w, warn)| (Model::Wwd(w), warn)),
-            Format::GraalLevel => {
-                graal::tilemap::tilemap_to_graal(&self.map).map(|(g, warn)| (Model::Graal(g), warn))
-            }
+            Format::GraalLevel => crate::formats::graal::tilemap::tilemap_to_graal(&self.map)
+                .map(|(g, warn)| (Model::Graal(g), warn)),
             Format::Nw => nw::tilemap_to_nw(&self.map).map(|(n, warn)| (Model::Nw(n), warn)),
             other => Err(Error::unsupported(
                 other,

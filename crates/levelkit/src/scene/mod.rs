@@ -27,6 +27,7 @@ use crate::error::{Location, Severity, Warning};
 use crate::registry::Format;
 
 pub mod dump;
+pub(crate) mod topology;
 pub mod triangulate;
 pub(crate) mod vec3;
 

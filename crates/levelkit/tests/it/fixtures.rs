@@ -98,17 +98,21 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
         ),
         (
             "samples/island.graal",
-            levelkit::formats::graal::samples::graal().write().unwrap(),
+            levelkit::formats::graal::binary::samples::graal()
+                .write()
+                .unwrap(),
             Expect::Graal,
         ),
         (
             "samples/village.nw",
-            levelkit::formats::nw::samples::village().write().unwrap(),
+            levelkit::formats::graal::nw::samples::village()
+                .write()
+                .unwrap(),
             Expect::Nw,
         ),
         (
             "samples/walk.gani",
-            levelkit::formats::gani::samples::walk_like()
+            levelkit::formats::graal::gani::samples::walk_like()
                 .write()
                 .unwrap(),
             Expect::Gani,
@@ -186,13 +190,13 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             continue;
         }
         if let Expect::Graal = expect {
-            let level = levelkit::formats::graal::read(&on_disk).unwrap();
+            let level = levelkit::formats::graal::binary::read(&on_disk).unwrap();
             assert_eq!(level.validate(), vec![], "{path}");
             assert!(level.write().unwrap() == on_disk, "{path}: round trip");
             continue;
         }
         if let Expect::Gani = expect {
-            let anim = levelkit::formats::gani::read(&on_disk).unwrap();
+            let anim = levelkit::formats::graal::gani::read(&on_disk).unwrap();
             assert_eq!(anim.validate(), vec![], "{path}");
             assert!(anim.write().unwrap() == on_disk, "{path}: round trip");
             continue;
@@ -212,7 +216,7 @@ fn fixtures_match_their_recipes_and_read_as_expected() {
             continue;
         }
         if let Expect::Nw = expect {
-            let level = levelkit::formats::nw::read(&on_disk).unwrap();
+            let level = levelkit::formats::graal::nw::read(&on_disk).unwrap();
             assert_eq!(level.validate(), vec![], "{path}");
             assert!(level.write().unwrap() == on_disk, "{path}: round trip");
             continue;

@@ -7,7 +7,7 @@
 use crate::common;
 use crate::common::Rng;
 
-use levelkit::formats::gani::{self, *};
+use levelkit::formats::graal::gani::{self, *};
 use levelkit::strings::RawString;
 use levelkit::{ErrorKind, Limits, Severity};
 

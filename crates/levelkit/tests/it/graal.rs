@@ -4,8 +4,8 @@
 use crate::common;
 use std::path::{Path, PathBuf};
 
+use levelkit::formats::graal::binary::{self as graal, write::encode_packets, *};
 use levelkit::formats::graal::level::{self, sign_text};
-use levelkit::formats::graal::{self, write::encode_packets, *};
 use levelkit::strings::RawString;
 use levelkit::{ErrorKind, Limits};
 use proptest::prelude::*;

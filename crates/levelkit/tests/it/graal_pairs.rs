@@ -6,7 +6,7 @@ use crate::common;
 use levelkit::Format;
 use levelkit::document::Model;
 use levelkit::formats::graal::level::{Level, sign_text};
-use levelkit::formats::{graal, nw};
+use levelkit::formats::graal::{binary as graal, nw};
 
 fn pair(name: &str) -> Option<(Vec<u8>, Vec<u8>)> {
     let dir = common::corpus("graal/nw-converter")?;

@@ -6,9 +6,10 @@
 use crate::common;
 
 use levelkit::document::Model;
+use levelkit::formats::graal::binary::{self as graal, Graal};
 use levelkit::formats::graal::level::{self, sign_text};
-use levelkit::formats::graal::{self, Graal, tilemap as gt};
-use levelkit::formats::nw::{self, Nw, Statement};
+use levelkit::formats::graal::nw::{self, Nw, Statement};
+use levelkit::formats::graal::tilemap as gt;
 use levelkit::registry::Format;
 use levelkit::strings::RawString;
 use levelkit::tilemap::{Layer, MapObject, PropertyValue, Shape, TileLayer, TileMap};

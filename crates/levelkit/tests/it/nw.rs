@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use levelkit::formats::graal::level::{
     self, BOARD_CELLS, Level, LinkCoord, TILE_TRANSPARENT, atlas_position, sign_text,
 };
-use levelkit::formats::nw::{self, *};
+use levelkit::formats::graal::nw::{self, *};
 use levelkit::strings::RawString;
 use levelkit::{ErrorKind, Limits, Severity};
 use proptest::collection::vec;
@@ -972,7 +972,7 @@ fn nw_and_graal_twins_mean_the_same_level() {
             .to_level();
         assert!(warnings.is_empty(), "{name}: {warnings:#?}");
         let binary = load(&dir, &format!("{name}.graal"));
-        let (from_graal, warnings) = levelkit::formats::graal::Graal::read(&binary)
+        let (from_graal, warnings) = levelkit::formats::graal::binary::Graal::read(&binary)
             .unwrap()
             .to_level();
         assert!(warnings.is_empty(), "{name}: {warnings:#?}");

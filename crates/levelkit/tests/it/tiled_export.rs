@@ -12,7 +12,8 @@ use levelkit::export::tiled::{
     IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage, to_tmj,
     to_tmx,
 };
-use levelkit::formats::{graal, wwd};
+use levelkit::formats::graal::binary as graal;
+use levelkit::formats::wwd;
 use levelkit::tilemap::{Layer, MapObject, PropertyValue, Shape, TileMap};
 use quick_xml::events::Event;
 use serde_json::Value;

@@ -30,7 +30,8 @@ use std::time::Instant;
 use levelkit::document::Model;
 use levelkit::export::png::{self as preview, Image, RenderOptions, Scale};
 use levelkit::export::tiled::{TiledOptions, TilesetImage, to_tmj, to_tmx};
-use levelkit::formats::{graal, nw, wwd};
+use levelkit::formats::graal::{binary as graal, nw};
+use levelkit::formats::wwd;
 use levelkit::tilemap::{Layer, MapObject, Shape, TileLayer, TileMap};
 use levelkit::{ErrorKind, Limits};
 

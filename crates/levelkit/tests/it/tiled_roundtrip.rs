@@ -348,11 +348,11 @@ fn edits_in_the_map_file_come_back_as_exactly_those_edits() {
 /// changes to the level's meaning, in the level's own format and version.
 #[test]
 fn graal_edits_in_the_map_file_come_back() {
-    use levelkit::formats::graal::{self, level::Level};
+    use levelkit::formats::graal::{binary as graal, level::Level};
     let Some(script) = oracle() else { return };
     let dir = out_dir("graal-edits");
     let g = graal::samples::graal();
-    let nw = levelkit::formats::nw::samples::village();
+    let nw = levelkit::formats::graal::nw::samples::village();
     for (label, original) in [("island", Model::Graal(g)), ("village", Model::Nw(nw))] {
         let format = original.format();
         let level_of = |m: &Model| -> Level {

@@ -23,8 +23,8 @@ fn dump_level(
     meaning: &super::level::Level,
     warnings: &[Warning],
 ) -> fmt::Result {
+    use super::binary::link_line;
     use super::level::{BADDY_TYPES, CHEST_ITEMS, sign_text};
-    use super::link_line;
     writeln!(s, "{name}: {kind}")?;
     for board in &meaning.layers {
         let distinct: BTreeSet<u16> = board.tiles.iter().copied().collect();

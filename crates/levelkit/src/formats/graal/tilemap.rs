@@ -14,9 +14,9 @@
 //!   may store it), the float properties `tile_x` / `tile_y` hold it exactly.
 //!
 //! That is the *meaning*, what a user edits. [`graal_to_tilemap`] and
-//! [`crate::formats::nw::tilemap::nw_to_tilemap`] add the *raw form* of whatever the meaning does
+//! [`crate::formats::graal::nw::tilemap::nw_to_tilemap`] add the *raw form* of whatever the meaning does
 //! not determine (property names start with `graal_` or `nw_`, see the constants below), and
-//! [`tilemap_to_graal`] / [`crate::formats::nw::tilemap::tilemap_to_nw`] use a raw form only
+//! [`tilemap_to_graal`] / [`crate::formats::graal::nw::tilemap::tilemap_to_nw`] use a raw form only
 //! while it still agrees with the meaning the map now shows, field by field. So an unedited map
 //! gives back the original bytes, and an edit made in Tiled comes back as that edit alone.
 //!
@@ -38,14 +38,14 @@
 //! A map made from one Graal format and written as the other ignores the other format's raw
 //! forms and converts the meaning as [`crate::document::Model::convert_to`] does.
 
-use super::convert::{
+use super::binary::level::{
     baddy_meaning, baddy_record, board_tiles, chest_record, from_level, link_line, link_meaning,
     link_record, npc_record, npc_script_meaning, npc_script_record, sign_glyphs, sign_meaning,
     sign_record, to_level, verse_line,
 };
+use super::binary::model::*;
+use super::binary::write::decode_packets;
 use super::level::*;
-use super::model::*;
-use super::write::decode_packets;
 use crate::error::{Error, Location, Result, Warning};
 use crate::registry::Format;
 use crate::strings::RawString;
@@ -554,7 +554,7 @@ fn sign_glyphs_of(o: &MapObject, text: &str) -> Option<Vec<u8>> {
         }
     }
     if let Some(raw) = raw_prop(&o.properties, NW_RAW) {
-        if let Some(glyphs) = crate::formats::nw::raw_sign_glyphs(&raw) {
+        if let Some(glyphs) = crate::formats::graal::nw::raw_sign_glyphs(&raw) {
             if sign_text::to_text(&glyphs) == text {
                 return Some(glyphs);
             }
@@ -1045,7 +1045,7 @@ pub fn tilemap_to_graal(map: &TileMap) -> Result<(Graal, Vec<Warning>)> {
         if !reproduced {
             if let Some(k) = tiles
                 .iter()
-                .position(|&t| t > max && !(layered && t == super::convert::TILE_EMPTY_V105))
+                .position(|&t| t > max && !(layered && t == super::binary::level::TILE_EMPTY_V105))
             {
                 return Err(Error::malformed(
                     F,
@@ -1240,6 +1240,20 @@ pub fn tilemap_to_graal(map: &TileMap) -> Result<(Graal, Vec<Warning>)> {
     Ok((graal, warnings))
 }
 
+impl Graal {
+    /// Convert to the common tile-map model: the meaning (through [`Graal::to_level`]) plus the
+    /// raw forms that make the way back exact (see [`graal_to_tilemap`]).
+    pub fn to_tilemap(&self) -> (TileMap, Vec<Warning>) {
+        graal_to_tilemap(self)
+    }
+
+    /// The level a map (made by [`Graal::to_tilemap`] and maybe edited) stands for (see
+    /// [`tilemap_to_graal`]).
+    pub fn from_tilemap(map: &TileMap) -> Result<(Graal, Vec<Warning>)> {
+        tilemap_to_graal(map)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1254,7 +1268,7 @@ mod tests {
 
     #[test]
     fn a_level_maps_every_object_kind() {
-        let level = super::super::samples::level();
+        let level = super::super::binary::samples::level();
         let (map, warnings) = to_tilemap(&level, Format::GraalLevel);
         assert!(warnings.is_empty(), "{warnings:?}");
         assert!(map.validate().is_empty());

@@ -34,6 +34,13 @@ pub struct Polygon {
     pub material: Option<String>,
 }
 
+impl AsRef<[u32]> for Polygon {
+    /// The vertex ids (for the shared topology helpers of [`crate::scene`]).
+    fn as_ref(&self) -> &[u32] {
+        &self.vertices
+    }
+}
+
 impl Winged {
     /// The `{edge, …}` record of each edge (`None` where it is missing).
     pub fn records(&self) -> Vec<Option<&EdgeRecord>> {

@@ -42,11 +42,11 @@
 
 mod build;
 mod codec;
-mod convert;
 mod dump;
 mod fast;
 mod mesh;
 mod model;
+mod polygons;
 mod read;
 pub mod samples;
 mod scene;
@@ -54,9 +54,9 @@ mod terms;
 mod validate;
 mod write;
 
-pub use convert::{LegacyMesh, PolyFace, PolyMesh};
 pub use mesh::{Corner, Polygon};
 pub use model::*;
+pub use polygons::{LegacyMesh, PolyFace, PolyMesh};
 pub use read::{MAGIC, PAYLOAD_OFFSET, read, read_container, read_with};
 pub use terms::read_content;
 pub use validate::validate;

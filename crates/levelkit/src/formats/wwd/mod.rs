@@ -35,19 +35,19 @@
 //! ```
 
 mod codec;
-mod convert;
 mod dump;
 mod model;
 mod read;
 pub mod samples;
 mod sections;
 pub mod stream;
+mod tilemap;
 mod validate;
 mod write;
 
-pub use convert::{AFTER_NUL_SUFFIX, LAYOUT_PROPERTY, from_tilemap, to_tilemap};
 pub use model::*;
 pub use sections::checksum;
+pub use tilemap::{AFTER_NUL_SUFFIX, LAYOUT_PROPERTY, from_tilemap, to_tilemap};
 pub use validate::validate;
 pub use write::{WriteOptions, ZLIB_LEVEL, write, write_with};
 

@@ -43,7 +43,7 @@
 //! an error. Inside that frame it is lenient: a payload that is not of the form the layout
 //! table expects is kept as [`Body::Raw`] and reported by [`validate`]. Counts are checked
 //! against the bytes left before anything is allocated, and records, allocation and nesting
-//! are charged to the [`Limits`]. [`write`] writes each record's size from its body, so a
+//! are charged to the [`Limits`]. [`write()`] writes each record's size from its body, so a
 //! model edited in JSON writes a consistent file.
 //!
 //! # Kept raw or not understood
@@ -83,7 +83,7 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
-mod convert;
+mod level;
 mod model;
 mod read;
 pub mod samples;
@@ -95,7 +95,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use convert::{flag_string, to_level};
+pub use level::{flag_string, to_level};
 pub use model::*;
 pub use read::{Layout, MAGIC, Parent, layout, read, read_with};
 pub use validate::validate;

@@ -111,7 +111,7 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
-mod convert;
+mod level;
 mod lex;
 mod model;
 mod read;
@@ -122,7 +122,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-pub use convert::{DOLLAR_M_TEXTURE_LEN, from_level, strip_angles, to_level};
+pub use level::{DOLLAR_M_TEXTURE_LEN, from_level, strip_angles, to_level};
 pub use model::*;
 pub use read::{read, read_with};
 pub use validate::validate;
@@ -223,7 +223,7 @@ impl WmpText {
             faces,
             vertices,
             textures: textures.len(),
-            entities: convert::kinds(self),
+            entities: level::kinds(self),
             groups: self.groups().count(),
         }
     }

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::convert::{self, DOLLAR_M_TEXTURE_LEN};
+use super::level::DOLLAR_M_TEXTURE_LEN;
 use super::model::*;
 use super::{read, write};
 use crate::error::{Location, Warning};
@@ -269,7 +269,7 @@ pub fn validate(t: &WmpText) -> Vec<Warning> {
             f.warn("", format!("{suns} sun records; wmpio writes one"));
         }
     } else {
-        let (level, warnings) = convert::to_level(t);
+        let (level, warnings) = super::level::to_level(t);
         f.out.extend(
             warnings
                 .into_iter()

@@ -58,7 +58,7 @@ pub fn validate(g: &Graal) -> Vec<Warning> {
                 format!("chest at ({}, {}) is off the board", c.x, c.y),
             );
         }
-        if !(0..level::CHEST_ITEMS.len() as i32).contains(&c.item) {
+        if !(0..crate::formats::graal::level::CHEST_ITEMS.len() as i32).contains(&c.item) {
             warn(
                 &mut out,
                 format!("chests[{i}]"),

@@ -10,7 +10,7 @@
 //!   spelled differently or partly hidden under later rows, blank and unknown lines, `TILESET`,
 //!   `TILESETIMAGE`, `HEIGHTS`, chests and baddies whose item or type name is unknown), the
 //!   statement's exact lines in the escaped form of
-//!   [`escape_raw`](crate::formats::graal::tilemap::escape_raw).
+//!   [`crate::formats::graal::tilemap::escape_raw`].
 //! * [`NW_RAW`] (object property, raw string): the statement's exact lines, when they differ from
 //!   what the object's meaning would be written as (a chest item given as a number, a baddy type
 //!   given as a name, `30.0` for `30`, CRLF lines, an empty script line, sign text with spellings
@@ -28,7 +28,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::canonical::render;
-use super::convert::{
+use super::level::{
     baddy_kind, baddy_meaning, baddy_statement, chest_item, chest_meaning, chest_statement,
     from_level, link_meaning, link_statement, npc_meaning, npc_statement, parse_raw, row_place,
     sign_meaning, sign_statement, to_level,

@@ -5,7 +5,7 @@ use crate::error::{Error, Location, Result};
 use crate::io::ByteWriter;
 use crate::registry::Format;
 
-use super::level::BOARD_CELLS;
+use crate::formats::graal::level::BOARD_CELLS;
 
 const F: Format = Format::GraalLevel;
 

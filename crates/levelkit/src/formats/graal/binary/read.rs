@@ -14,7 +14,7 @@ use crate::limits::Limits;
 use crate::registry::Format;
 use crate::strings::RawString;
 
-use super::level::BOARD_CELLS;
+use crate::formats::graal::level::BOARD_CELLS;
 
 const F: Format = Format::GraalLevel;
 

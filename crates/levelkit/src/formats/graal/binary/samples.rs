@@ -1,9 +1,9 @@
 //! A level built from scratch by our own code, for the bundled `samples/`, tests, benchmarks and
 //! fuzzing seeds. The same meaning is written as `.graal` and as `.nw`.
 
-use super::convert::from_level;
-use super::level::*;
+use super::level::from_level;
 use super::model::Graal;
+use crate::formats::graal::level::*;
 use crate::strings::RawString;
 
 /// A small island level: water, sand, a house of walls, paths; links (one with a space in its

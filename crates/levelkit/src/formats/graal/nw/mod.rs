@@ -65,7 +65,7 @@
 //! spelling GServer invents for characters outside the sign alphabet is plain text here.
 //!
 //! ```
-//! use levelkit::formats::nw;
+//! use levelkit::formats::graal::nw;
 //!
 //! // The village made by `nw::samples::village`, written and read back.
 //! let bytes = nw::samples::village().write()?;
@@ -87,7 +87,7 @@
 
 mod canonical;
 mod codec;
-mod convert;
+mod level;
 mod lex;
 mod model;
 mod read;
@@ -98,8 +98,8 @@ mod write;
 
 use std::collections::BTreeMap;
 
-pub(crate) use convert::raw_sign_glyphs;
-pub use convert::{MAX_LAYERS, from_level, to_level};
+pub(crate) use level::raw_sign_glyphs;
+pub use level::{MAX_LAYERS, from_level, to_level};
 pub use model::*;
 pub use read::{read, read_with};
 pub use tilemap::{nw_to_tilemap, tilemap_to_nw};
@@ -107,7 +107,7 @@ pub use validate::validate;
 pub use write::write;
 
 use crate::error::{Location, Result, Warning};
-use crate::formats::graal::level::{self, BADDY_TYPES, CHEST_ITEMS, Level, sign_text};
+use crate::formats::graal::level::{BADDY_TYPES, CHEST_ITEMS, Level, sign_text};
 use crate::limits::Limits;
 use crate::registry::Format;
 

@@ -24,7 +24,7 @@ pub fn validate(nw: &Nw) -> Vec<Warning> {
     let mut line = 2usize;
     let mut scratch = Vec::new();
     for (index, entry) in nw.statements.iter().enumerate() {
-        let loc = convert::at(index, line);
+        let loc = level::at(index, line);
         line = line.saturating_add(write::entry_lines(entry));
         let mut warn = |message: String| out.push(Warning::warning(F, loc.clone(), message));
         scratch.clear();
@@ -34,7 +34,7 @@ pub fn validate(nw: &Nw) -> Vec<Warning> {
         }
         match &entry.statement {
             Statement::Board(row) => {
-                match convert::row_place(row) {
+                match level::row_place(row) {
                     None => warn(format!(
                         "BOARD row at x {} y {}, {} wide, on layer {} is not inside the 64 x 64 \
                          board or is on a negative layer; GServer skips it",
@@ -45,10 +45,10 @@ pub fn validate(nw: &Nw) -> Vec<Warning> {
                     )),
                     Some((layer, x, y)) => {
                         if cover.contains_key(&layer) || cover.len() < MAX_LAYERS {
-                            let cells = cover
-                                .entry(layer)
-                                .or_insert_with(|| vec![0; level::BOARD_CELLS]);
-                            let start = y * level::BOARD_SIZE + x;
+                            let cells = cover.entry(layer).or_insert_with(|| {
+                                vec![0; crate::formats::graal::level::BOARD_CELLS]
+                            });
+                            let start = y * crate::formats::graal::level::BOARD_SIZE + x;
                             for c in cells.get_mut(start..start + row.width()).unwrap_or(&mut []) {
                                 *c = c.saturating_add(1);
                             }
@@ -103,7 +103,7 @@ pub fn validate(nw: &Nw) -> Vec<Warning> {
             Statement::Chest(c) => {
                 match &c.item {
                     NameOrNumber::Name(_) => {
-                        if let Err(why) = convert::chest_item(&c.item) {
+                        if let Err(why) = level::chest_item(&c.item) {
                             warn(format!("{why}; GServer drops the chest"));
                         }
                     }
@@ -128,7 +128,7 @@ pub fn validate(nw: &Nw) -> Vec<Warning> {
             }
             Statement::Baddy(b) => {
                 match &b.kind {
-                    NameOrNumber::Name(name) => match convert::baddy_kind(&b.kind) {
+                    NameOrNumber::Name(name) => match level::baddy_kind(&b.kind) {
                         Ok(_) => warn(format!(
                             "baddy type is the name {}; GServer needs a number and reads a \
                              name as 0 ({})",

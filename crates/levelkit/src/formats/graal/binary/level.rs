@@ -7,9 +7,9 @@
 //! more than one layer), as the original editor and TilesEditor do, and reports every value the
 //! binary format cannot hold.
 
-use super::level::*;
 use super::model::*;
 use crate::error::{Location, Warning};
+use crate::formats::graal::level::*;
 use crate::registry::Format;
 use crate::strings::RawString;
 

@@ -40,7 +40,7 @@
 //! models: an animation is not a tile map.
 //!
 //! ```
-//! use levelkit::formats::gani;
+//! use levelkit::formats::graal::gani;
 //!
 //! // A headerless CRLF file with hand-typed spacing and the SINGLEDIR alias.
 //! let bytes = b"SPRITE 0 SPRITES 0 0 24 12 shadow\r\nSPRITE 1 BODY 0 0 32 32\r\n\

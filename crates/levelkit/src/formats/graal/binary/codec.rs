@@ -1,8 +1,9 @@
 //! The binary Graal level's face to the document layer.
 
-use super::{Graal, dump};
+use super::Graal;
 use crate::codec::{Codec, inherent_codec};
 use crate::error::Warning;
+use crate::formats::graal::dump;
 use crate::registry::Format;
 use crate::tilemap::TileMap;
 
