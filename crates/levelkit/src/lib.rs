@@ -45,6 +45,7 @@
 
 pub mod codec;
 pub mod document;
+pub(crate) mod encoding;
 pub mod error;
 pub mod etf;
 pub mod export;

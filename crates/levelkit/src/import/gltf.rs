@@ -61,6 +61,8 @@
 //! # Ok::<(), levelkit::Error>(())
 //! ```
 
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -71,8 +73,10 @@ use json::validation::Checked::{Invalid, Valid};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
+use crate::encoding::base64_decode_uri;
 use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
 use crate::export::gltf::{has_scheme, keys, sniff_image};
+use crate::io::ByteReader;
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
 use crate::scene::{
@@ -161,19 +165,14 @@ pub fn read_with_limits(
 /// The JSON chunk and the first `BIN` chunk of a GLB.
 fn read_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
     let format = Format::Glb;
-    let word = |at: usize| -> Option<u32> {
-        let b = bytes.get(at..at.checked_add(4)?)?;
-        Some(u32::from_le_bytes([
-            b.first().copied()?,
-            *b.get(1)?,
-            *b.get(2)?,
-            *b.get(3)?,
-        ]))
-    };
     let truncated = |at: usize, msg: String| {
         Error::new(format, ErrorKind::Truncated, Location::at(at as u64), msg)
     };
-    let (Some(version), Some(length)) = (word(4), word(8)) else {
+    let mut r = ByteReader::new(format, bytes);
+    let header = r
+        .array::<4>("magic")
+        .and_then(|_| Ok((r.u32_le("version")?, r.u32_le("length")?)));
+    let Ok((version, length)) = header else {
         return Err(truncated(0, "GLB header needs 12 bytes".into()));
     };
     if version != 2 {
@@ -200,29 +199,29 @@ fn read_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
             format!("GLB length {length} leaves no room for the JSON chunk"),
         ));
     }
-    let mut at = 12usize;
     let mut json: Option<&[u8]> = None;
     let mut bin: Option<&[u8]> = None;
-    while at < length {
-        let (Some(chunk_len), Some(kind)) = (word(at), bytes.get(at + 4..at + 8)) else {
+    while r.pos() < length {
+        let at = r.pos();
+        let chunk_header = r
+            .u32_le("chunk length")
+            .and_then(|n| Ok((n, r.array::<4>("chunk type")?)));
+        let Ok((chunk_len, kind)) = chunk_header else {
             return Err(truncated(at, "GLB chunk header runs past the end".into()));
         };
-        let start = at + 8;
-        let end = usize::try_from(chunk_len)
+        let fits = usize::try_from(chunk_len)
             .ok()
-            .and_then(|n| start.checked_add(n))
-            .filter(|&end| end <= length);
-        let Some(end) = end else {
+            .filter(|&n| r.pos().checked_add(n).is_some_and(|end| end <= length));
+        let Some(data) = fits.and_then(|n| r.bytes(n, "chunk").ok()) else {
             return Err(truncated(
                 at,
                 format!(
                     "GLB chunk {:?} of {chunk_len} bytes runs past the end of the file",
-                    String::from_utf8_lossy(kind)
+                    String::from_utf8_lossy(&kind)
                 ),
             ));
         };
-        let data = bytes.get(start..end).unwrap_or_default();
-        match (kind, json.is_some()) {
+        match (&kind, json.is_some()) {
             (b"JSON", false) => json = Some(data),
             (_, false) => {
                 return Err(Error::malformed(
@@ -234,7 +233,6 @@ fn read_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
             (b"BIN\0", true) if bin.is_none() => bin = Some(data),
             _ => {} // Unknown chunks are skipped, as the spec asks.
         }
-        at = end;
     }
     match json {
         // Some writers pad the JSON chunk with NULs instead of spaces.
@@ -242,7 +240,7 @@ fn read_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
             let end = json
                 .iter()
                 .rposition(|&b| !matches!(b, 0 | b' '))
-                .map_or(0, |p| p + 1);
+                .map_or(0, |p| p.saturating_add(1));
             Ok((json.get(..end).unwrap_or(json), bin))
         }
         None => Err(truncated(12, "GLB has no JSON chunk".into())),
@@ -276,8 +274,11 @@ impl Elements<'_> {
     /// Component `c` of element `i`, as glTF defines normalized integers.
     fn get(&self, i: usize, c: usize) -> f32 {
         let size = self.component.size();
-        let at = self.offset + i * self.stride + c * size;
-        let Some(b) = self.bytes.get(at..at + size) else {
+        let at = self
+            .offset
+            .saturating_add(i.saturating_mul(self.stride))
+            .saturating_add(c.saturating_mul(size));
+        let Some(b) = self.bytes.get(at..at.saturating_add(size)) else {
             return 0.0;
         };
         let byte = |k: usize| b.get(k).copied().unwrap_or(0);
@@ -301,8 +302,8 @@ impl Elements<'_> {
     /// Element `i` as an index.
     fn index(&self, i: usize) -> u32 {
         let size = self.component.size();
-        let at = self.offset + i * self.stride;
-        let Some(b) = self.bytes.get(at..at + size) else {
+        let at = self.offset.saturating_add(i.saturating_mul(self.stride));
+        let Some(b) = self.bytes.get(at..at.saturating_add(size)) else {
             return u32::MAX;
         };
         let byte = |k: usize| b.get(k).copied().unwrap_or(0);
@@ -481,7 +482,7 @@ impl<'a> Reader<'a> {
             ));
         };
         let components = kind.multiplicity();
-        let element = components * component.size();
+        let element = components.saturating_mul(component.size());
         let count = usize::try_from(a.count.0).unwrap_or(usize::MAX);
         let offset = a.byte_offset.map_or(Some(0), |o| usize::try_from(o.0).ok());
         let (len, stride) = {
@@ -500,7 +501,7 @@ impl<'a> Reader<'a> {
                 return Some(o);
             }
             stride
-                .checked_mul(count - 1)?
+                .checked_mul(count.checked_sub(1)?)?
                 .checked_add(element)?
                 .checked_add(o)
         });
@@ -540,7 +541,7 @@ impl<'a> Reader<'a> {
     /// element.
     fn floats(&mut self, index: usize, types: &[Type], path: &str) -> Result<(Vec<f32>, usize)> {
         let e = self.elements(index, types, path, 4)?;
-        let mut out = Vec::with_capacity(e.count * e.components);
+        let mut out = Vec::with_capacity(e.count.saturating_mul(e.components));
         for i in 0..e.count {
             for c in 0..e.components {
                 out.push(e.get(i, c));
@@ -936,7 +937,7 @@ impl<'a> Reader<'a> {
             None => {
                 let n = u32::try_from(vcount).map_err(|_| self.err(at, "too many vertices"))?;
                 self.budget
-                    .charge(vcount * 4, "indices", Location::path(at))?;
+                    .charge(vcount.saturating_mul(4), "indices", Location::path(at))?;
                 (0..n).collect()
             }
         };
@@ -947,7 +948,7 @@ impl<'a> Reader<'a> {
             ));
         }
         self.budget
-            .charge(vcount * 24, "positions", Location::path(at))?;
+            .charge(vcount.saturating_mul(24), "positions", Location::path(at))?;
         // Parsed once here; the face reader takes what it needs from the same map.
         let mut extras = self.extras(&p.extras, at);
         let sources: Option<Vec<u64>> = extras
@@ -1023,12 +1024,12 @@ impl<'a> Reader<'a> {
                 return Ok(None);
             };
             let (values, n) = r.floats(a.value(), types, &format!("{at}.{name}"))?;
-            if values.len() != vcount * n {
+            if values.len() != vcount.saturating_mul(n) {
                 return Err(r.err(
                     format!("{at}.{name}"),
                     format!(
                         "{} elements, but POSITION has {vcount}",
-                        values.len() / n.max(1)
+                        values.len().checked_div(n).unwrap_or(values.len())
                     ),
                 ));
             }
@@ -1050,7 +1051,11 @@ impl<'a> Reader<'a> {
         let tris: Vec<[u32; 3]> = match mode {
             Mode::TriangleStrip => (0..indices.len().saturating_sub(2))
                 .filter_map(|i| {
-                    let (a, b, c) = (indices.get(i)?, indices.get(i + 1)?, indices.get(i + 2)?);
+                    let (a, b, c) = (
+                        indices.get(i)?,
+                        indices.get(i.checked_add(1)?)?,
+                        indices.get(i.checked_add(2)?)?,
+                    );
                     Some(if i % 2 == 0 {
                         [*a, *b, *c]
                     } else {
@@ -1059,7 +1064,13 @@ impl<'a> Reader<'a> {
                 })
                 .collect(),
             Mode::TriangleFan => (1..indices.len().saturating_sub(1))
-                .filter_map(|i| Some([*indices.first()?, *indices.get(i)?, *indices.get(i + 1)?]))
+                .filter_map(|i| {
+                    Some([
+                        *indices.first()?,
+                        *indices.get(i)?,
+                        *indices.get(i.checked_add(1)?)?,
+                    ])
+                })
                 .collect(),
             _ => {
                 if indices.len() % 3 != 0 {
@@ -1083,7 +1094,8 @@ impl<'a> Reader<'a> {
                 });
                 let fits = counts.as_ref().is_some_and(|c| {
                     c.iter().all(|&n| n >= 3)
-                        && c.iter().try_fold(0usize, |acc, &n| acc.checked_add(n - 2))
+                        && c.iter()
+                            .try_fold(0usize, |acc, &n| acc.checked_add(n.checked_sub(2)?))
                             == Some(tris.len())
                 });
                 if !fits {
@@ -1123,7 +1135,7 @@ impl<'a> Reader<'a> {
             let i = v as usize;
             let pick = |data: &Option<(Vec<f32>, usize)>, k: usize| {
                 data.as_ref()
-                    .and_then(|(d, n)| d.get(i * n + k).copied())
+                    .and_then(|(d, n)| d.get(i.checked_mul(*n)?.checked_add(k)?).copied())
                     .unwrap_or(0.0)
             };
             let normal = normals
@@ -1149,7 +1161,7 @@ impl<'a> Reader<'a> {
         };
         let corners_total = tris.len().saturating_mul(3);
         self.budget.charge(
-            corners_total.saturating_mul(std::mem::size_of::<Corner>() + 8),
+            corners_total.saturating_mul(std::mem::size_of::<Corner>().saturating_add(8)),
             "faces",
             Location::path(at),
         )?;
@@ -1159,8 +1171,10 @@ impl<'a> Reader<'a> {
             Some(counts) => {
                 let mut t = 0usize;
                 for (k, n) in counts.into_iter().enumerate() {
-                    let group = tris.get(t..t + (n - 2)).unwrap_or_default();
-                    t += n - 2;
+                    let group = tris
+                        .get(t..t.saturating_add(n.saturating_sub(2)))
+                        .unwrap_or_default();
+                    t = t.saturating_add(n.saturating_sub(2));
                     let with_uv = !without_uv.contains(&(k as u64));
                     match rebuild_polygon(group) {
                         Some(ring) => {
@@ -1168,7 +1182,7 @@ impl<'a> Reader<'a> {
                                 .push(face(ring.into_iter().map(|v| corner(v, with_uv)).collect()));
                         }
                         None => {
-                            failed += 1;
+                            failed = failed.saturating_add(1);
                             for tri in group {
                                 mesh.faces
                                     .push(face(tri.iter().map(|&v| corner(v, with_uv)).collect()));
@@ -1402,7 +1416,7 @@ impl<'a> Reader<'a> {
                 map.push(None);
             } else {
                 map.push(Some(next));
-                next += 1;
+                next = next.saturating_add(1);
             }
         }
         let khr_lights = root
@@ -1576,7 +1590,7 @@ fn lines_of(mode: Mode, indices: &[u32], remap: &[u32]) -> Vec<Vec<u32>> {
 /// reverse is not in the group, each once) walked from the first triangle's first corner. `None`
 /// when the boundary is not one loop of `n` distinct vertices.
 fn rebuild_polygon(tris: &[[u32; 3]]) -> Option<Vec<u32>> {
-    let n = tris.len() + 2;
+    let n = tris.len().saturating_add(2);
     let first = tris.first()?;
     if tris.len() == 1 {
         return Some(first.to_vec());
@@ -1650,46 +1664,18 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
 fn decode_data_uri(uri: &str) -> Option<(String, Vec<u8>)> {
     let rest = uri.get(5..)?;
     let comma = rest.find(',')?;
-    let (header, data) = (rest.get(..comma)?, rest.get(comma + 1..)?);
+    let (header, data) = (rest.get(..comma)?, rest.get(comma.checked_add(1)?..)?);
     let (mime, base64) = match header.strip_suffix(";base64") {
         Some(m) => (m, true),
         None => (header, false),
     };
     let mime = mime.split(';').next().unwrap_or_default().to_owned();
     let bytes = if base64 {
-        base64_decode(data)?
+        base64_decode_uri(data)?
     } else {
         percent_decode_bytes(data)
     };
     Some((mime, bytes))
-}
-
-/// Standard or URL-safe base64; stops at `=`, skips whitespace, `None` on any other byte.
-/// Hand-written: a dozen lines, and the `gltf` crate's base64 comes only with its file-loading
-/// feature.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for b in text.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => break,
-            b' ' | b'\n' | b'\r' | b'\t' => continue,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
 }
 
 fn percent_decode_bytes(text: &str) -> Vec<u8> {
@@ -1698,14 +1684,14 @@ fn percent_decode_bytes(text: &str) -> Vec<u8> {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         let hex = |k: usize| bytes.get(k).and_then(|&c| char::from(c).to_digit(16));
-        match (b, hex(i + 1), hex(i + 2)) {
+        match (b, hex(i.wrapping_add(1)), hex(i.wrapping_add(2))) {
             (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
+                out.push((h.wrapping_mul(16).wrapping_add(l)) as u8);
+                i = i.saturating_add(3);
             }
             _ => {
                 out.push(b);
-                i += 1;
+                i = i.saturating_add(1);
             }
         }
     }
@@ -1720,14 +1706,6 @@ fn percent_decode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_round_trip() {
-        assert_eq!(base64_decode("Zm9vYmE=").as_deref(), Some(&b"fooba"[..]));
-        assert_eq!(base64_decode("Zm9vYmFy").as_deref(), Some(&b"foobar"[..]));
-        assert_eq!(base64_decode("Zg").as_deref(), Some(&b"f"[..]));
-        assert_eq!(base64_decode("Z*"), None);
-    }
 
     #[test]
     fn data_uri_and_percent() {

@@ -72,6 +72,7 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use serde_json::{Map as JsonMap, Value};
 
+use crate::encoding::base64_decode;
 use crate::error::{Error, Location, Result, Warning};
 use crate::export::tiled::{
     IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage,
@@ -876,54 +877,6 @@ fn inflate(decoder: impl std::io::Read, want: usize, at: &At, name: &str) -> Res
         .take(limit)
         .read_to_end(&mut out)
         .map_err(|e| at.malformed(format!("the {name} layer data does not decompress: {e}")))?;
-    Ok(out)
-}
-
-/// Standard base64 (RFC 4648, `+/`), padding optional, whitespace anywhere ignored. Written by
-/// hand like the writer's encoder: it is twenty lines and no base64 crate is a dependency.
-fn base64_decode(text: &str) -> std::result::Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity((text.len() / 4).saturating_mul(3).saturating_add(3));
-    let mut acc: u32 = 0;
-    let mut n: u8 = 0;
-    let mut padded = false;
-    for (i, b) in text.bytes().enumerate() {
-        if b.is_ascii_whitespace() {
-            continue;
-        }
-        if b == b'=' {
-            padded = true;
-            continue;
-        }
-        if padded {
-            return Err(format!("character {i} comes after the padding"));
-        }
-        let v = match b {
-            b'A'..=b'Z' => b.wrapping_sub(b'A'),
-            b'a'..=b'z' => b.wrapping_sub(b'a').wrapping_add(26),
-            b'0'..=b'9' => b.wrapping_sub(b'0').wrapping_add(52),
-            b'+' => 62,
-            b'/' => 63,
-            _ => {
-                return Err(format!(
-                    "character {i} is {:?}, which is not base64",
-                    char::from(b)
-                ));
-            }
-        };
-        acc = (acc.wrapping_shl(6)) | u32::from(v);
-        n = n.wrapping_add(1);
-        if n == 4 {
-            out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]);
-            acc = 0;
-            n = 0;
-        }
-    }
-    match n {
-        0 => {}
-        2 => out.push((acc >> 4) as u8),
-        3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
-        _ => return Err("the text ends in the middle of a byte".into()),
-    }
     Ok(out)
 }
 
@@ -2235,29 +2188,6 @@ impl Ctx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_decodes_rfc4648_vectors_with_whitespace() {
-        let cases = [
-            ("", ""),
-            ("Zg==", "f"),
-            ("Zm8=", "fo"),
-            ("Zm9v", "foo"),
-            ("Zm9v\n  Yg==", "foob"),
-            ("Zm9vYmE", "fooba"),
-            (" Zm9vYmFy\r\n", "foobar"),
-        ];
-        for (input, expected) in cases {
-            assert_eq!(
-                base64_decode(input).ok().as_deref(),
-                Some(expected.as_bytes()),
-                "{input:?}"
-            );
-        }
-        assert!(base64_decode("Zm9v!").is_err());
-        assert!(base64_decode("Z").is_err());
-        assert!(base64_decode("Zg==Zg").is_err());
-    }
 
     #[test]
     fn line_and_column_count_characters() {

@@ -28,6 +28,7 @@ use crate::registry::Format;
 
 pub mod dump;
 pub(crate) mod topology;
+pub(crate) mod transform;
 pub mod triangulate;
 pub(crate) mod vec3;
 

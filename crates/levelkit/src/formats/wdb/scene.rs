@@ -47,25 +47,6 @@ fn f32s(v: &[f32]) -> Value {
     Value::Array(v.iter().map(|&x| Value::from(f64::from(x))).collect())
 }
 
-fn hex(bytes: impl Iterator<Item = u8>) -> String {
-    bytes.map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
-        return None;
-    }
-    digits
-        .chunks(2)
-        .map(|pair| {
-            std::str::from_utf8(pair)
-                .ok()
-                .and_then(|p| u8::from_str_radix(p, 16).ok())
-        })
-        .collect()
-}
-
 fn f32_list<const N: usize>(v: Option<&Value>) -> Option<[f32; N]> {
     let items = v?.as_array()?;
     if items.len() != N {
@@ -338,7 +319,9 @@ impl ToScene {
         if g.point_flags.iter().any(|f| *f != [0; 4]) {
             e.insert(
                 keys::POINT_FLAGS.into(),
-                Value::from(hex(g.point_flags.iter().flatten().copied())),
+                Value::from(hex::encode(
+                    g.point_flags.iter().flatten().copied().collect::<Vec<u8>>(),
+                )),
             );
         }
         let mut names: Vec<&[u8]> = g.textures.iter().map(|t| t.name.as_bytes()).collect();
@@ -985,7 +968,7 @@ impl FromScene<'_> {
         let point_flags = e
             .get(keys::POINT_FLAGS)
             .and_then(Value::as_str)
-            .and_then(unhex)
+            .and_then(|text| hex::decode(text).ok())
             .filter(|b| b.len() == mesh.positions.len() * 4);
         let raw_normals: Option<Vec<[f32; 3]>> = e
             .get(keys::NORMALS)

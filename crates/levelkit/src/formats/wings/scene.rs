@@ -43,6 +43,7 @@
 use crate::scene::topology::{
     NonManifold, Rows, directed_sides, edge_weld, hole_loops, non_manifold,
 };
+use crate::scene::transform::look_rotation;
 use crate::scene::vec3::{add, cross, dot, scale, sub, unit};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
@@ -755,59 +756,6 @@ fn wings_view(camera: &Camera, name: &str, m: &[f64; 16]) -> std::result::Result
             pair("yon", Term::float(zfar.unwrap_or(10_000.0))),
         ]),
     ]))
-}
-
-fn look_rotation(forward: [f64; 3], up: [f64; 3]) -> [f64; 4] {
-    let Some(f) = unit(forward) else {
-        return [0.0, 0.0, 0.0, 1.0];
-    };
-    let z = scale(f, -1.0);
-    let x = unit(cross(up, z))
-        .or_else(|| unit(cross([1.0, 0.0, 0.0], z)))
-        .unwrap_or([1.0, 0.0, 0.0]);
-    let y = cross(z, x);
-    // Rotation matrix with columns x, y, z -> quaternion.
-    let (m00, m11, m22) = (x[0], y[1], z[2]);
-    let trace = m00 + m11 + m22;
-    let q = if trace > 0.0 {
-        let s = (trace + 1.0).sqrt() * 2.0;
-        [
-            (y[2] - z[1]) / s,
-            (z[0] - x[2]) / s,
-            (x[1] - y[0]) / s,
-            0.25 * s,
-        ]
-    } else if m00 > m11 && m00 > m22 {
-        let s = (1.0 + m00 - m11 - m22).sqrt() * 2.0;
-        [
-            0.25 * s,
-            (y[0] + x[1]) / s,
-            (z[0] + x[2]) / s,
-            (y[2] - z[1]) / s,
-        ]
-    } else if m11 > m22 {
-        let s = (1.0 + m11 - m00 - m22).sqrt() * 2.0;
-        [
-            (y[0] + x[1]) / s,
-            0.25 * s,
-            (z[1] + y[2]) / s,
-            (z[0] - x[2]) / s,
-        ]
-    } else {
-        let s = (1.0 + m22 - m00 - m11).sqrt() * 2.0;
-        [
-            (z[0] + x[2]) / s,
-            (z[1] + y[2]) / s,
-            0.25 * s,
-            (x[1] - y[0]) / s,
-        ]
-    };
-    let l = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-    if l > 0.0 && l.is_finite() {
-        q.map(|v| v / l)
-    } else {
-        [0.0, 0.0, 0.0, 1.0]
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -263,14 +263,13 @@ fn tile_properties_header(p: &mut Properties, tp: &TileProperties) {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn slot(p: &mut Properties, name: &str, s: &SlotString) {
     p.string(name, s.text.to_editor_text());
     if let Some(rest) = &s.after_nul {
-        p.string(format!("{name}{AFTER_NUL_SUFFIX}"), hex(rest.as_bytes()));
+        p.string(
+            format!("{name}{AFTER_NUL_SUFFIX}"),
+            hex::encode(rest.as_bytes()),
+        );
     }
 }
 
@@ -331,7 +330,10 @@ fn plane_properties(plane: &Plane) -> Properties {
         .int("unknown6", plane.unknown6)
         .int("unknown7", plane.unknown7);
     if let Some(rest) = &plane.name.after_nul {
-        p.string(format!("name{AFTER_NUL_SUFFIX}"), hex(rest.as_bytes()));
+        p.string(
+            format!("name{AFTER_NUL_SUFFIX}"),
+            hex::encode(rest.as_bytes()),
+        );
     }
     p
 }
@@ -379,8 +381,9 @@ fn tile_attributes(tp: &TileProperties) -> Vec<TileData> {
                     });
                 }
                 TileAttr::Mask { mask } => {
-                    let hex: String = mask.iter().map(|b| format!("{b:02x}")).collect();
-                    props.string("type", "mask").string("mask_hex", hex);
+                    props
+                        .string("type", "mask")
+                        .string("mask_hex", hex::encode(mask));
                 }
             }
             props
@@ -519,7 +522,7 @@ impl Props<'_> {
         let text = self.raw(name)?;
         let after = format!("{name}{AFTER_NUL_SUFFIX}");
         let after_nul = match self.opt_str(&after)? {
-            Some(h) => Some(RawString(unhex(h).ok_or_else(|| {
+            Some(h) => Some(RawString(hex::decode(h).map_err(|_| {
                 Error::malformed(
                     F,
                     at(&self.path),
@@ -574,22 +577,6 @@ fn encode(path: &str, name: &str, text: &str) -> Result<RawString> {
             ),
         )
     })
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    if b.len() % 2 != 0 {
-        return None;
-    }
-    b.chunks_exact(2)
-        .map(|p| {
-            let d = |c: u8| (c as char).to_digit(16);
-            match p {
-                [h, l] => Some((d(*h)? * 16 + d(*l)?) as u8),
-                _ => None,
-            }
-        })
-        .collect()
 }
 
 /// What a tileset's cells mean in a WWD plane.
@@ -701,7 +688,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
             "mask" => {
                 let h = tp.str("mask_hex")?;
                 TileAttr::Mask {
-                    mask: unhex(h).ok_or_else(|| {
+                    mask: hex::decode(h).map_err(|_| {
                         Error::malformed(
                             F,
                             at(&tpath),
@@ -856,7 +843,7 @@ fn plane_from(
     let name = SlotString {
         text: encode(&path, "layer name", &layer.name)?,
         after_nul: match p.opt_str(&name_after)? {
-            Some(h) => Some(RawString(unhex(h).ok_or_else(|| {
+            Some(h) => Some(RawString(hex::decode(h).map_err(|_| {
                 Error::malformed(
                     F,
                     at(&path),

@@ -288,44 +288,21 @@ pub struct Bytes(pub Vec<u8>);
 
 impl fmt::Debug for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Bytes(")?;
-        for b in &self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        write!(f, ")")
+        write!(f, "Bytes({})", hex::encode(&self.0))
     }
 }
 
 impl Serialize for Bytes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut out = String::with_capacity(self.0.len().saturating_mul(2));
-        for b in &self.0 {
-            out.push(hex_digit(b >> 4));
-            out.push(hex_digit(b & 15));
-        }
-        s.serialize_str(&out)
+        s.serialize_str(&hex::encode(&self.0))
     }
-}
-
-fn hex_digit(v: u8) -> char {
-    char::from_digit(u32::from(v), 16).unwrap_or('0')
 }
 
 impl<'de> Deserialize<'de> for Bytes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bytes, D::Error> {
         let text = String::deserialize(d)?;
-        let digits: Option<Vec<u32>> = text.chars().map(|c| c.to_digit(16)).collect();
-        match digits {
-            Some(digits) if digits.len() % 2 == 0 => Ok(Bytes(
-                digits
-                    .chunks_exact(2)
-                    .map(|pair| match pair {
-                        [hi, lo] => (hi * 16 + lo) as u8,
-                        _ => 0,
-                    })
-                    .collect(),
-            )),
-            _ => Err(de::Error::custom("expected an even number of hex digits")),
-        }
+        hex::decode(&text)
+            .map(Bytes)
+            .map_err(|_| de::Error::custom("expected an even number of hex digits"))
     }
 }
