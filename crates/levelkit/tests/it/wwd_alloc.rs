@@ -88,3 +88,68 @@ fn gigabyte_claims_allocate_at_most_a_small_multiple_of_the_input() {
     assert!(ok.is_ok());
     assert!(peak > plain.len(), "peak {peak} implausibly small");
 }
+
+/// A compressed level whose zlib stream is `image`'s main block followed by `zeros` zero bytes,
+/// with the size field set to `declared` (`None`: the true inflated length).
+fn bomb(image: &[u8], zeros: usize, declared: Option<u32>) -> Vec<u8> {
+    use flate2::{Compression, write::ZlibEncoder};
+    use std::io::Write as _;
+    let mut z = ZlibEncoder::new(Vec::new(), Compression::best());
+    z.write_all(&image[1524..]).unwrap();
+    let chunk = vec![0u8; 16 << 20];
+    let mut left = zeros;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        z.write_all(&chunk[..n]).unwrap();
+        left -= n;
+    }
+    let stream = z.finish().unwrap();
+    let mut file = image[..1524].to_vec();
+    file[8..12].copy_from_slice(&3u32.to_le_bytes()); // USE_Z_COORDS | COMPRESS
+    let main_len = (image.len() - 1524 + zeros) as u32;
+    patch(&mut file, 0x2E8, declared.unwrap_or(main_len));
+    file.extend_from_slice(&stream);
+    file
+}
+
+#[test]
+fn a_gigabyte_of_zeros_in_the_stream_is_refused_before_64_mib() {
+    let image = samples::claw_like()
+        .write_with(&WriteOptions {
+            compress: Some(false),
+            ..WriteOptions::default()
+        })
+        .unwrap();
+    // Zeros where the plane headers should be, and the real sections followed by a gigabyte of
+    // zeros (a trailing "gap" no level needs), each with an honest, a small and a huge size field.
+    let header_only = {
+        let mut h = image[..1524].to_vec();
+        h.extend_from_slice(&[0; 160]);
+        h
+    };
+    let small = (image.len() - 1524) as u32;
+    for (name, base) in [("zeros", &header_only), ("sections then zeros", &image)] {
+        let honest = bomb(base, 1 << 30, None);
+        assert!(honest.len() < 2 << 20, "{name}: {} bytes", honest.len());
+        for declared in [None, Some(small), Some(u32::MAX)] {
+            let mut file = honest.clone();
+            if let Some(d) = declared {
+                patch(&mut file, 0x2E8, d);
+            }
+            let (result, peak) = peak_during(|| wwd::read_with(&file, &Limits::default()));
+            let err = result.expect_err(name);
+            assert!(
+                matches!(err.kind, ErrorKind::Malformed | ErrorKind::LimitExceeded),
+                "{name} {declared:?}: {err}"
+            );
+            assert!(
+                peak < 64 << 20,
+                "{name} {declared:?}: peak {peak} bytes; {err}"
+            );
+        }
+    }
+    // The same sections with a short gap after them still read, the gap kept.
+    let gap = bomb(&image, 100, None);
+    let level = wwd::read(&gap).unwrap();
+    assert_eq!(wwd::write(&level).map(|b| b.len() > 0), Ok(true));
+}

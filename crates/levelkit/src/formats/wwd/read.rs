@@ -66,7 +66,18 @@ pub(super) fn read_image(
 
     let inflated;
     let image: &[u8] = if header.flags.contains(HeaderFlags::COMPRESS) {
-        let (buf, consumed) = inflate_main_block(bytes, derived.decompressed_size, &mut budget)?;
+        // The sections of what is inflated so far, parsed under a budget of their own: whether
+        // they need more bytes (`true`), end within them (`false`), or are malformed.
+        let mut probe = |partial: &[u8]| -> Result<bool> {
+            let mut budget = limits.budget(F);
+            match read_sections(partial, derived, &mut budget) {
+                Ok(_) => Ok(false),
+                Err(e) if e.kind == ErrorKind::Truncated => Ok(true),
+                Err(e) => Err(e),
+            }
+        };
+        let (buf, consumed) =
+            inflate_main_block(bytes, derived.decompressed_size, &mut budget, &mut probe)?;
         source.bytes_after_stream = (stored_main.len() as u64).saturating_sub(consumed as u64);
         source.zlib_header = stored_main
             .get(..2)
@@ -86,6 +97,32 @@ pub(super) fn read_image(
             .then_some(main_block),
     );
 
+    let (planes, plane_refs, tile_properties) = read_sections(image, derived, &mut budget)?;
+
+    let mut wwd = Wwd {
+        header,
+        planes,
+        tile_properties,
+        layout: None,
+        source: Some(source),
+    };
+    let actual = Layout {
+        offset_planes: derived.offset_planes,
+        offset_tile_properties: derived.offset_tile_properties,
+        planes: plane_refs.iter().map(|p| p.layout).collect(),
+        gaps: Vec::new(),
+    };
+    wwd.layout = keep_layout(&wwd, actual, image);
+    Ok(wwd)
+}
+
+/// The sections of an image, found through their offsets: plane headers, then each plane's
+/// tiles, image sets and objects, then the tile properties.
+fn read_sections(
+    image: &[u8],
+    derived: &Derived,
+    budget: &mut Budget,
+) -> Result<(Vec<Plane>, Vec<PlaneRefs>, TileProperties)> {
     let mut img = ByteReader::new(F, image);
     let mut planes = Vec::new();
     let mut plane_refs = Vec::new();
@@ -103,11 +140,11 @@ pub(super) fn read_image(
     }
     for (index, (plane, refs)) in planes.iter_mut().zip(&plane_refs).enumerate() {
         let path = || format!("planes[{index}]");
-        plane.tiles = read_tiles(&mut img, plane, refs, &mut budget)
+        plane.tiles = read_tiles(&mut img, plane, refs, budget)
             .map_err(|e| e.in_path(format!("{}.tiles", path())))?;
         plane.image_sets = read_image_sets(&mut img, refs)
             .map_err(|e| e.in_path(format!("{}.image_sets", path())))?;
-        plane.objects = read_objects(&mut img, refs, &mut budget)
+        plane.objects = read_objects(&mut img, refs, budget)
             .map_err(|e| e.in_path(format!("{}.objects", path())))?;
     }
     img.seek(
@@ -115,23 +152,9 @@ pub(super) fn read_image(
         "tile properties section",
     )?;
     let tile_properties =
-        read_tile_properties(&mut img, &mut budget).map_err(|e| e.in_path("tile_properties"))?;
+        read_tile_properties(&mut img, budget).map_err(|e| e.in_path("tile_properties"))?;
 
-    let mut wwd = Wwd {
-        header,
-        planes,
-        tile_properties,
-        layout: None,
-        source: Some(source),
-    };
-    let actual = Layout {
-        offset_planes: derived.offset_planes,
-        offset_tile_properties: derived.offset_tile_properties,
-        planes: plane_refs.iter().map(|p| p.layout).collect(),
-        gaps: Vec::new(),
-    };
-    wwd.layout = keep_layout(&wwd, actual, image);
-    Ok(wwd)
+    Ok((planes, plane_refs, tile_properties))
 }
 
 fn slot(r: &mut ByteReader<'_>, n: usize, what: &str) -> Result<SlotString> {
@@ -273,6 +296,10 @@ pub(super) fn zlib_deflate_data(input: &[u8]) -> Result<&[u8]> {
     Ok(input.get(2..).unwrap_or(&[]))
 }
 
+/// Where the first probe of the sections happens: inflated main-block bytes (see
+/// [`inflate_main_block`]).
+const FIRST_PROBE: usize = 64 << 10;
+
 /// Inflate the zlib main block into one buffer holding header + main block. Returns the buffer
 /// and how many compressed bytes the stream used (its 2-byte header and 4-byte trailer included).
 ///
@@ -280,19 +307,31 @@ pub(super) fn zlib_deflate_data(input: &[u8]) -> Result<&[u8]> {
 /// scalar loop that takes over a third of the inflate time, so the trailer is verified with
 /// `simd-adler32` instead (the same checksum, RFC 1950 section 8.2).
 ///
-/// The size field only sizes the first allocation (see [`initial_inflate_size`]); past that the
-/// buffer grows by doubling, each step charged to the budget.
+/// The size field only sizes the first allocation (see [`initial_inflate_size`]), and never
+/// beyond [`FIRST_PROBE`]: a stream is inflated only as far as the level's own structure needs.
+/// Each time the buffer has doubled past `FIRST_PROBE`, `probe` parses the sections of what is
+/// there: malformed sections end the read at once (a stream of zeros fails on its first plane
+/// header, not after a gigabyte), and once the sections end inside the buffer, the stream may
+/// run on for at most as many bytes again (or 64 KiB) as a trailing gap, which the layout keeps;
+/// a longer run is refused. So a 1 MB stream that inflates to 1 GB costs well under a megabyte
+/// of memory before it is refused, whatever its size field says.
 fn inflate_main_block(
     bytes: &[u8],
     declared: u32,
     budget: &mut Budget,
+    probe: &mut dyn FnMut(&[u8]) -> Result<bool>,
 ) -> Result<(Vec<u8>, usize)> {
     let header = bytes.get(..HEADER_SIZE as usize).unwrap_or(&[]);
     let input = bytes.get(HEADER_SIZE as usize..).unwrap_or(&[]);
     let at = |offset: u64| Location::at(u64::from(HEADER_SIZE).saturating_add(offset));
     let deflate = zlib_deflate_data(input)?;
     let max = budget.limits().max_alloc.saturating_sub(budget.allocated());
-    let initial = initial_inflate_size(declared, input.len(), max);
+    // What the size field would have the buffer be (bounded as the first allocation is); the
+    // buffer grows towards it in doubling steps, so an honest file is charged exactly that.
+    let sized = initial_inflate_size(declared, input.len(), max)
+        .saturating_add(HEADER_SIZE as usize)
+        .saturating_add(1);
+    let initial = initial_inflate_size(declared, input.len(), max).min(FIRST_PROBE);
     budget.charge(
         initial.saturating_add(HEADER_SIZE as usize),
         "inflated main block",
@@ -304,10 +343,40 @@ fn inflate_main_block(
             .saturating_add(1),
     );
     out.extend_from_slice(header);
+    let mut next_probe = FIRST_PROBE;
+    // Main-block length at which the sections were found to end, and the most the stream may
+    // inflate past it.
+    let mut sections_end: Option<(usize, usize)> = None;
     let mut z = Decompress::new(false);
     loop {
         if out.len() == out.capacity() {
-            let more = out.capacity().clamp(4096, 16 << 20);
+            let main_len = out.len().saturating_sub(HEADER_SIZE as usize);
+            if sections_end.is_none() && main_len >= next_probe {
+                if probe(&out)? {
+                    next_probe = main_len.saturating_mul(2);
+                } else {
+                    sections_end =
+                        Some((main_len, main_len.saturating_add(main_len.max(64 << 10))));
+                }
+            }
+            if let Some((end, most)) = sections_end {
+                if main_len >= most {
+                    return Err(Error::new(
+                        F,
+                        ErrorKind::LimitExceeded,
+                        at(z.total_in().saturating_add(2)),
+                        format!(
+                            "compressed main block inflates past {main_len} bytes, but the level's \
+                             sections end within its first {end} (size field: {declared}); \
+                             refused before inflating the rest"
+                        ),
+                    ));
+                }
+            }
+            let mut more = out.capacity().clamp(4096, 16 << 20);
+            if out.capacity() < sized {
+                more = more.min(sized.saturating_sub(out.capacity()));
+            }
             budget.charge(more, "inflated main block", at(0))?;
             out.reserve_exact(more);
         }
