@@ -6,7 +6,8 @@
 //!   are opaque, and a frame with more than 255 colours is quantised (NeuQuant, at
 //!   [`GifOptions::speed`]). Delays are centiseconds: each frame's delay is rounded so that the
 //!   running total stays within 5 ms of the exact one, and a delay under 2 cs becomes 2 cs
-//!   (browsers play 0 and 1 cs as 10 cs), with a warning.
+//!   (browsers play 0 and 1 cs as 10 cs), with a warning; such a frame's extra time is not
+//!   taken from the frames after it.
 //! * [`to_apng`]: with the `png` crate's APNG support: exact pixels and millisecond delays
 //!   (denominator 1000; longer than 65.5 s in coarser units).
 //! * [`to_sprite_sheet`]: every frame in a grid, as a PNG, and a JSON frame table beside it in
@@ -59,23 +60,23 @@ fn check(anim: &Animation, format: Format) -> Result<()> {
 }
 
 /// The GIF delays of `anim`'s frames in centiseconds: rounded on the running total, at least
-/// [`GIF_MIN_DELAY_CS`]; with a warning naming the frames that were lengthened.
+/// [`GIF_MIN_DELAY_CS`] (the lengthened frames named in a warning, their extra not taken from
+/// later frames).
 pub fn gif_delays(anim: &Animation) -> (Vec<u16>, Vec<Warning>) {
     let mut delays = Vec::with_capacity(anim.frames.len());
     let mut exact = 0u64;
-    let mut written = 0u64;
+    let mut due_before = 0u64;
     let mut short = Vec::new();
     for (i, f) in anim.frames.iter().enumerate() {
         exact += u64::from(f.duration_ms);
         let due = (exact + 5) / 10;
-        let mut cs = due.saturating_sub(written);
+        let mut cs = due - due_before;
+        due_before = due;
         if cs < u64::from(GIF_MIN_DELAY_CS) {
             short.push(i);
             cs = u64::from(GIF_MIN_DELAY_CS);
         }
-        let cs = u16::try_from(cs).unwrap_or(u16::MAX);
-        written += u64::from(cs);
-        delays.push(cs);
+        delays.push(u16::try_from(cs).unwrap_or(u16::MAX));
     }
     let mut warnings = Vec::new();
     if !short.is_empty() {

@@ -80,9 +80,6 @@ fn read_name(r: &mut ByteReader<'_>, name_len: u32, budget: &mut Budget) -> Resu
 /// `count` records, each at least [`RECORD_SIZE`] bytes.
 fn read_records(r: &mut ByteReader<'_>, count: u32, budget: &mut Budget) -> Result<Vec<Record>> {
     let at = r.offset();
-    let n = budget
-        .count(u64::from(count), "frame record", Location::at(0x0c))
-        .map_err(|e| e.in_path("records"))?;
     r.ensure(u64::from(count), RECORD_SIZE as u64, "the frame records")
         .map_err(|_| {
             Error::new(
@@ -97,6 +94,9 @@ fn read_records(r: &mut ByteReader<'_>, count: u32, budget: &mut Budget) -> Resu
                 ),
             )
         })?;
+    let n = budget
+        .count(u64::from(count), "frame record", Location::at(0x0c))
+        .map_err(|e| e.in_path("records"))?;
     budget.charge(
         n.saturating_mul(size_of::<Record>()),
         "the frame records",
