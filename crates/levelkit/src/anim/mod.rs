@@ -350,6 +350,7 @@ fn over(dst: &mut [u8], src: [u8; 4]) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
