@@ -206,6 +206,9 @@ pub struct SheetOptions {
     pub stem: String,
 }
 
+/// The largest sprite sheet [`to_sprite_sheet`] draws: 1 GiB of RGBA.
+pub const MAX_SHEET_BYTES: u64 = 1 << 30;
+
 /// One frame's row of the JSON table.
 #[derive(Debug, Clone, Serialize)]
 pub struct SheetFrame {
@@ -313,6 +316,9 @@ pub fn to_sprite_sheet(anim: &Animation, options: &SheetOptions) -> Result<Expor
             ),
         )
     };
+    if width.saturating_mul(height).saturating_mul(4) > MAX_SHEET_BYTES {
+        return Err(too_big());
+    }
     let (width, height) = (
         u32::try_from(width).map_err(|_| too_big())?,
         u32::try_from(height).map_err(|_| too_big())?,
