@@ -55,7 +55,8 @@ pub enum Command {
     /// render`); 3D models (.wings, .wmp, $$M, .wdb, .glb, .gltf, .obj) to .glb, .gltf, .obj,
     /// .wings and .wdb: a .gltf gets its buffer and textures beside it (`<name>.bin`,
     /// `<name>_<N>.png`), an .obj its `<name>.mtl` and textures (`<name>_map<N>.png`); and 3D
-    /// GameStudio levels (.wmp) to the compiler's $$M.
+    /// GameStudio levels (.wmp) to the compiler's $$M; WAP32 animations (.ani) to an animated
+    /// .gif or .png, or a sprite sheet (--sheet), with the image set's frames from --frames.
     ///
     /// Batch mode starts when there are more than two paths, any path is a directory, or --out
     /// is given. Directories are walked recursively; files levelkit cannot read, and files
@@ -161,6 +162,15 @@ pub struct ConvertArgs {
     /// (`ACTION/012.png`); PNG, BMP, GIF, JPEG or TGA.
     #[arg(long, value_name = "PATH")]
     pub tiles: Option<PathBuf>,
+    /// Animations (.ani) to .gif or .png: the image set's frames, a folder of PNG files named by
+    /// number (`FRAME001.PNG`, `001.png`: the digits the name ends with), each centred on the
+    /// anchor; missing images are drawn as placeholders, with a warning.
+    #[arg(long, value_name = "DIR")]
+    pub frames: Option<PathBuf>,
+    /// Animations to .png: a sprite sheet, with its JSON frame table beside it (`<name>.json`),
+    /// instead of an animated PNG.
+    #[arg(long)]
+    pub sheet: bool,
     /// Batch mode: print every warning with its file (by default they are counted by kind in
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]

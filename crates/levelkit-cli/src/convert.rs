@@ -60,6 +60,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         ));
     }
     let model = files::load_model(input)?;
+    if let Some(code) = crate::animation::convert(&model, format, input, output, args)? {
+        return Ok(code);
+    }
     convert_and_report(&model, &target, input, output, args.force, args.json)
 }
 

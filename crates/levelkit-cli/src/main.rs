@@ -11,6 +11,7 @@
 //! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
 //! arguments, reused for an unknown or unsupported target format).
 
+mod animation;
 mod batch;
 mod cli;
 mod conversion;

@@ -14,9 +14,11 @@
 //! * [`document`]: the any-format layer: [`document::Model`] holds a document of any format (its
 //!   JSON form is `levelkit dump --json`), reads it by sniffing, validates, summarises, dumps and
 //!   converts it, dispatching to each format's [`codec::Codec`].
-//! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG, glTF/GLB, OBJ)
-//!   and back.
+//! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG, glTF/GLB, OBJ;
+//!   animations to GIF, APNG and sprite sheets) and back.
 //! * [`tilemap`]: the common 2D model (layers, tilesets, objects, typed properties).
+//! * [`anim`]: the common animation model (frames of RGBA pixels on one canvas, each with a
+//!   duration) and its builder, which composes sprites placed by their offsets.
 //! * [`scene`]: the common 3D model (node tree, n-gon meshes, materials, textures, lights,
 //!   cameras, animations), its validation and triangulation.
 //! * [`error`], [`limits`], [`io`], [`strings`]: the shared pieces: one error type with format,
@@ -43,6 +45,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod anim;
 pub mod codec;
 pub mod document;
 pub(crate) mod encoding;

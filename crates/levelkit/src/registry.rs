@@ -33,6 +33,8 @@ pub enum Format {
     DollarM,
     /// V-Chat world: `.wdb` (`WDBV`).
     Wdb,
+    /// WAP32 sprite animation (Captain Claw, Gruntz): `.ani` (not the RIFF Windows cursor).
+    Ani,
     /// levelkit's lossless JSON form of any model: `.json`.
     Json,
     /// Tiled XML map: `.tmx`.
@@ -47,6 +49,8 @@ pub enum Format {
     Obj,
     /// PNG image (previews): `.png`.
     Png,
+    /// GIF image (animations): `.gif`.
+    Gif,
     /// Not a format: what errors name when a file's format could not be told at all.
     Unknown,
 }
@@ -80,6 +84,8 @@ pub enum Common {
     TileMap,
     /// [`crate::scene::Scene`]: the 3D models and levels, glTF and OBJ.
     Scene,
+    /// [`crate::anim::Animation`]: sprite animations, GIF and animated PNG.
+    Animation,
 }
 
 /// The format table, one row per [`Format`] (every format has exactly one: [`Format::info`]
@@ -94,6 +100,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_WMPB,
     ROW_DOLLAR_M,
     ROW_WDB,
+    ROW_ANI,
     ROW_JSON,
     ROW_TMX,
     ROW_TMJ,
@@ -101,6 +108,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_GLB,
     ROW_OBJ,
     ROW_PNG,
+    ROW_GIF,
     ROW_UNKNOWN,
 ];
 
@@ -203,6 +211,17 @@ const ROW_WDB: FormatInfo = FormatInfo {
     exchange: false,
 };
 
+const ROW_ANI: FormatInfo = FormatInfo {
+    format: Format::Ani,
+    name: "ani",
+    description: "WAP32 sprite animation (Captain Claw, Gruntz)",
+    extensions: &["ani"],
+    readable: true,
+    writable: true,
+    common: Some(Common::Animation),
+    exchange: false,
+};
+
 const ROW_JSON: FormatInfo = FormatInfo {
     format: Format::Json,
     name: "json",
@@ -280,6 +299,17 @@ const ROW_PNG: FormatInfo = FormatInfo {
     exchange: true,
 };
 
+const ROW_GIF: FormatInfo = FormatInfo {
+    format: Format::Gif,
+    name: "gif",
+    description: "GIF image (animations)",
+    extensions: &["gif"],
+    readable: false,
+    writable: true,
+    common: Some(Common::Animation),
+    exchange: true,
+};
+
 const ROW_UNKNOWN: FormatInfo = FormatInfo {
     format: Format::Unknown,
     name: "unknown",
@@ -304,6 +334,7 @@ impl Format {
             Format::Wmpb => &ROW_WMPB,
             Format::DollarM => &ROW_DOLLAR_M,
             Format::Wdb => &ROW_WDB,
+            Format::Ani => &ROW_ANI,
             Format::Json => &ROW_JSON,
             Format::Tmx => &ROW_TMX,
             Format::Tmj => &ROW_TMJ,
@@ -311,6 +342,7 @@ impl Format {
             Format::Glb => &ROW_GLB,
             Format::Obj => &ROW_OBJ,
             Format::Png => &ROW_PNG,
+            Format::Gif => &ROW_GIF,
             Format::Unknown => &ROW_UNKNOWN,
         }
     }
@@ -377,6 +409,8 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"WDBV", Format::Wdb),
     (0, b"glTF", Format::Glb),
     (0, b"\x89PNG\r\n\x1a\n", Format::Png),
+    // ANI has no magic; its first two words are 0x20 and 0 in every known file (no text has NULs).
+    (0, b"\x20\0\0\0\0\0\0\0", Format::Ani),
 ];
 
 /// Tell a file's format from its first bytes and, when the bytes are not conclusive, its name.
@@ -392,6 +426,10 @@ pub fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
         }
     }
     let by_name = file_name.and_then(Format::from_path_name);
+    // A Windows cursor animation is a RIFF file with the same extension: not ours.
+    if by_name == Some(Format::Ani) && bytes.starts_with(b"RIFF") {
+        return None;
+    }
     let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
     let text = String::from_utf8_lossy(head);
     if matches!(by_name, Some(Format::WmpText | Format::DollarM)) || by_name.is_none() {
@@ -459,5 +497,8 @@ mod tests {
         );
         assert_eq!(sniff(b"  {\"format\":\"wwd\"}", None), Some(Format::Json));
         assert_eq!(sniff(b"garbage", None), None);
+        assert_eq!(sniff(b"\x20\0\0\0\0\0\0\0rest", None), Some(Format::Ani));
+        assert_eq!(sniff(b"RIFF\0\0\0\0ACON", Some("arrow.ani")), None);
+        assert_eq!(sniff(b"\x21\0\0\0", Some("odd.ANI")), Some(Format::Ani));
     }
 }

@@ -22,7 +22,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{wdb, wings, wmp, wwd};
+use crate::formats::{ani, wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -61,7 +61,7 @@ macro_rules! documents {
                         <$ty as Codec>::read(format, bytes, limits, resolve).map(Model::$variant)
                     } )+
                     Format::Json => Model::from_json(bytes),
-                    Format::Png | Format::Unknown => Err(Error::unsupported(
+                    Format::Png | Format::Gif | Format::Unknown => Err(Error::unsupported(
                         format,
                         Location::default(),
                         format!("reading {} files is not implemented yet", format.name()),
@@ -130,6 +130,8 @@ documents! {
     Wmpb(wmp::binary::Wmpb) reads [Wmpb],
     /// A V-Chat world (`.wdb`).
     Wdb(wdb::Wdb) reads [Wdb],
+    /// A WAP32 sprite animation (`.ani`: Claw, Gruntz).
+    Ani(ani::Ani) reads [Ani],
 }
 
 /// One file's record in `levelkit info --json`: `file`, `format`, `version` (and `flags` where

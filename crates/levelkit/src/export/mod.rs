@@ -1,11 +1,14 @@
 //! Common models -> modern formats. Nothing here knows about a legacy format: exporters take a
-//! [`crate::tilemap::TileMap`] or a [`crate::scene::Scene`] and produce bytes.
+//! [`crate::tilemap::TileMap`], a [`crate::scene::Scene`] or an [`crate::anim::Animation`] and
+//! produce bytes.
 //!
 //! * [`tiled`]: Tiled maps, TMX (XML) and TMJ (JSON).
 //! * [`png`]: PNG previews of tile maps, and generated tileset images.
 //! * [`gltf`]: glTF 2.0 (`.gltf` with embedded or side-car buffers, and `.glb`).
 //! * [`obj`]: Wavefront OBJ + MTL.
+//! * [`anim`]: animations as GIF, animated PNG, and sprite sheets (PNG + JSON frame table).
 
+pub mod anim;
 pub mod gltf;
 pub mod obj;
 pub mod png;

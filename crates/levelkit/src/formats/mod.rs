@@ -8,6 +8,7 @@
 // `read.rs`); writers and sample builders do arithmetic on sizes of in-memory models, in u64.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+pub mod ani;
 pub mod graal;
 pub mod wdb;
 pub mod wings;

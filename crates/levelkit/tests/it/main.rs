@@ -10,6 +10,7 @@
 
 mod common;
 
+mod ani;
 mod etf_erlang;
 mod fixtures;
 mod gani;
