@@ -78,7 +78,9 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         ("island", graal.to_tilemap().0),
         (
             "village",
-            levelkit::formats::graal::nw::samples::village().to_tilemap().0,
+            levelkit::formats::graal::nw::samples::village()
+                .to_tilemap()
+                .0,
         ),
     ];
     for (name, map) in &maps {
