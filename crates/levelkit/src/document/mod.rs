@@ -22,7 +22,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{wdb, wings, wmp, wwd};
+use crate::formats::{pid, wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -130,6 +130,12 @@ documents! {
     Wmpb(wmp::binary::Wmpb) reads [Wmpb],
     /// A V-Chat world (`.wdb`).
     Wdb(wdb::Wdb) reads [Wdb],
+    /// A WAP32 image (`.pid`).
+    Pid(pid::Pid) reads [Pid],
+    /// A WAP32 palette (`.pal`).
+    Pal(pid::Palette) reads [Pal],
+    /// A PCX image (`.pcx`).
+    Pcx(pid::pcx::Pcx) reads [Pcx],
 }
 
 /// One file's record in `levelkit info --json`: `file`, `format`, `version` (and `flags` where
