@@ -12,6 +12,10 @@
 //! the width (TRAINING.PCX: 640), and levelkit follows the manual (validation warns otherwise).
 //! The `image` crate in this workspace (0.25) has no PCX decoder, hence this reader.
 //!
+//! The manual says a version 5 file of one 8-bit plane ends with its palette, so such a file
+//! without one (or with the 769 bytes cut short, which is what a truncated file looks like) is
+//! refused as truncated; other one-plane files may go without, and validation says so.
+//!
 //! Lossless like the PIDs: the header is kept field by field (the EGA palette and filler as
 //! bytes), the pixels as decoded scanlines, the run spelling that reproduces the stream (or the
 //! stream itself), bytes after the stream, and the palette. TRAINING.PCX (Gruntz, 640 × 480,
@@ -249,6 +253,13 @@ impl Pcx {
                  on three planes)",
             ));
         }
+        if self.palette.is_none() && needs_palette(&self.header) {
+            return Err(Error::malformed(
+                F,
+                Location::path("palette"),
+                "a version 5 PCX of one 8-bit plane needs its 256-colour palette",
+            ));
+        }
         let mut w = ByteWriter::new();
         write_header(&mut w, &self.header);
         write_stream(&mut w, self);
@@ -446,6 +457,12 @@ fn check_header(pcx: &Pcx, err: impl Fn(u64, ErrorKind, String) -> Error) -> Res
     Ok(())
 }
 
+/// Whether the header promises a 256-colour palette at the end (ZSoft: version 5, one
+/// 8-bit plane).
+fn needs_palette(h: &PcxHeader) -> bool {
+    h.version == 5 && h.planes == 1 && h.bits_per_pixel == 8
+}
+
 fn read_header(r: &mut ByteReader<'_>) -> Result<PcxHeader> {
     let b = r.bytes(HEADER_SIZE, "PCX header (128 bytes)")?;
     let mut h = ByteReader::new(F, b);
@@ -548,6 +565,33 @@ fn read_stream(pcx: &mut Pcx, r: &ByteReader<'_>, limits: &Limits) -> Result<()>
         }
         _ => (rest, None),
     };
+    if palette.is_none() && pcx.header.planes == 1 {
+        let at = Location::at(
+            (HEADER_SIZE as u64)
+                .saturating_add(used as u64)
+                .saturating_add(trailing.len() as u64),
+        );
+        if rest.first() == Some(&PALETTE_MARKER) && rest.len() <= PALETTE_SIZE {
+            return Err(Error::new(
+                F,
+                ErrorKind::Truncated,
+                at,
+                format!(
+                    "the palette after the 0x0C marker has {} of its {PALETTE_SIZE} bytes",
+                    rest.len().saturating_sub(1)
+                ),
+            ));
+        }
+        if needs_palette(&pcx.header) {
+            return Err(Error::new(
+                F,
+                ErrorKind::Truncated,
+                at,
+                "a version 5 PCX of one 8-bit plane ends with 0x0C and a 768-byte palette; \
+                 this one has none",
+            ));
+        }
+    }
     match rle::runs_spelling(&scanlines, pcx.scanline_len(), coded) {
         Some(literals) => pcx.literals = literals,
         None => pcx.original_stream = Some(coded.to_vec()),
