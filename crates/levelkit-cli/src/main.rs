@@ -17,6 +17,7 @@ mod conversion;
 mod convert;
 mod dump;
 mod files;
+mod images;
 mod info;
 mod tiles;
 mod validate;

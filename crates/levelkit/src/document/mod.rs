@@ -10,6 +10,7 @@
 //! formats.
 
 pub mod assets;
+pub mod image;
 mod scene;
 mod tiled;
 
