@@ -56,7 +56,11 @@ static REAL: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
 /// 64 generated 64 × 64 sprites, half in each grammar.
 static SPRITES: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     (0..64u64)
-        .map(|seed| samples::generate(seed, 64, 64, seed % 2 == 0).write().unwrap())
+        .map(|seed| {
+            samples::generate(seed, 64, 64, seed % 2 == 0)
+                .write()
+                .unwrap()
+        })
         .collect()
 });
 

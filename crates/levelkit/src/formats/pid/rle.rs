@@ -362,6 +362,7 @@ pub fn oddities(stream: &[u8], row_len: usize, total: usize, skips: bool) -> Odd
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
