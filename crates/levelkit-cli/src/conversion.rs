@@ -73,7 +73,7 @@ pub fn convert_with_side_files(
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
-    if let Some(png) = crate::images::to_png(model, target)? {
+    if let Some(png) = crate::images::to_png(model, target.format, target.palette.as_deref())? {
         return Ok(Converted {
             main: png,
             side: Vec::new(),

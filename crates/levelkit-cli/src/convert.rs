@@ -61,7 +61,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "--json prints a report on stdout, where `-` would write the output; name an OUT file",
         ));
     }
-    let model = crate::images::load(input, &target)?;
+    let model = crate::images::load(input, target.format, target.palette.as_deref())?;
     convert_and_report(&model, &target, input, output, args.force, args.json)
 }
 

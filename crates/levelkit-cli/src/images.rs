@@ -9,12 +9,11 @@ use levelkit::document::{Model, image};
 use levelkit::formats::pid::Palette;
 use levelkit::{Format, Limits};
 
-use crate::conversion::Target;
 use crate::files::{self, display_name, is_stdio};
 
 /// The palette `--palette` names, read.
-fn palette(target: &Target) -> anyhow::Result<Option<Palette>> {
-    let Some(path) = &target.palette else {
+fn palette(path: Option<&Path>) -> anyhow::Result<Option<Palette>> {
+    let Some(path) = path else {
         return Ok(None);
     };
     let bytes = files::read_input(path)?;
@@ -24,20 +23,25 @@ fn palette(target: &Target) -> anyhow::Result<Option<Palette>> {
         .map_err(|e| anyhow!(e).context(format!("--palette {}", display_name(path))))
 }
 
-/// `model` as a PNG, when the target is PNG and the model a picture.
-pub fn to_png(model: &Model, target: &Target) -> anyhow::Result<Option<Vec<u8>>> {
-    if target.format != Format::Png || !image::is_picture(model) {
+/// `model` as a PNG, when the target `format` is PNG and the model a picture; `palette` is
+/// `--palette`.
+pub fn to_png(
+    model: &Model,
+    format: Format,
+    palette_file: Option<&Path>,
+) -> anyhow::Result<Option<Vec<u8>>> {
+    if format != Format::Png || !image::is_picture(model) {
         return Ok(None);
     }
-    let palette = palette(target)?;
+    let palette = palette(palette_file)?;
     Ok(image::to_png(model, palette.as_ref()).transpose()?)
 }
 
-/// Read the input: a PNG converted to the target when the target takes one (PID, PAL), any
-/// other input as [`files::load_model`] reads it. What the conversion noticed is reported on
-/// stderr.
-pub fn load(input: &Path, target: &Target) -> anyhow::Result<Model> {
-    if !image::from_png_to(target.format) {
+/// Read the input: a PNG converted to the target `format` when that takes one (PID, PAL), any
+/// other input as [`files::load_model`] reads it; `palette_file` is `--palette`. What the
+/// conversion noticed is reported on stderr.
+pub fn load(input: &Path, format: Format, palette_file: Option<&Path>) -> anyhow::Result<Model> {
+    if !image::from_png_to(format) {
         return files::load_model(input);
     }
     let head = if is_stdio(input) {
@@ -60,10 +64,9 @@ pub fn load(input: &Path, target: &Target) -> anyhow::Result<Model> {
     } else {
         files::read_input(input)?
     };
-    let palette = palette(target)?;
-    let (model, warnings) =
-        image::from_png(&bytes, target.format, palette.as_ref(), &Limits::default())
-            .map_err(|e| anyhow!(e).context(display_name(input)))?;
+    let palette = palette(palette_file)?;
+    let (model, warnings) = image::from_png(&bytes, format, palette.as_ref(), &Limits::default())
+        .map_err(|e| anyhow!(e).context(display_name(input)))?;
     for w in &warnings {
         crate::report(w);
     }
