@@ -56,7 +56,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let mut targets = Vec::new();
     for &format in &args.to {
         if !targets.iter().any(|t: &Target| t.format == format) {
-            targets.push(Target::new(format, args.compression())?.with_tiles(args.tiles.clone()));
+            targets.push(
+                Target::new(format, args.compression())?
+                    .with_tiles(args.tiles.clone())
+                    .with_palette(args.palette.clone()),
+            );
         }
     }
     if let Some(stdin) = args.paths.iter().find(|p| is_stdio(p)) {

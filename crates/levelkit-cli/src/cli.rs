@@ -19,9 +19,10 @@ Exit status:
 /// levelkit reads, checks, prints and writes, losslessly: WAP32 levels (.wwd: Captain Claw,
 /// Gruntz, Get Medieval); Graal levels and animations (.graal, .zelda, .nw, .gani); Wings 3D
 /// models (.wings); 3D GameStudio levels (.wmp text and WMPB binary, $$M); V-Chat worlds (.wdb);
-/// and levelkit's lossless JSON document of any of them. It converts levels to Tiled maps (.tmx,
-/// .tmj) and back, draws PNG previews, and converts 3D models to glTF 2.0 (.glb, .gltf) and OBJ
-/// and back (to .wings or .wdb). Use `-` for stdin or stdout.
+/// WAP32 pictures (.pid images, .pal palettes, .pcx screens); and levelkit's lossless JSON
+/// document of any of them. It converts levels to Tiled maps (.tmx, .tmj) and back, draws PNG
+/// previews, converts 3D models to glTF 2.0 (.glb, .gltf) and OBJ and back (to .wings or .wdb),
+/// and pictures to PNG and back. Use `-` for stdin or stdout.
 #[derive(Debug, Parser)]
 #[command(name = "levelkit", version, after_help = EXIT_STATUS)]
 pub struct Cli {
@@ -54,9 +55,12 @@ pub enum Command {
     /// an edited one exactly the edits); levels and maps to a .png preview (as `levelkit
     /// render`); 3D models (.wings, .wmp, $$M, .wdb, .glb, .gltf, .obj) to .glb, .gltf, .obj,
     /// .wings and .wdb: a .gltf gets its buffer and textures beside it (`<name>.bin`,
-    /// `<name>_<N>.png`), an .obj its `<name>.mtl` and textures (`<name>_map<N>.png`); and 3D
+    /// `<name>_<N>.png`), an .obj its `<name>.mtl` and textures (`<name>_map<N>.png`); 3D
     /// GameStudio levels (.wmp) to the compiler's $$M; WAP32 animations (.ani) to an animated
-    /// .gif or .png, or a sprite sheet (--sheet), with the image set's frames from --frames.
+    /// .gif or .png, or a sprite sheet (--sheet), with the image set's frames from --frames; and
+    /// WAP32 pictures to .png: a .pid as an indexed PNG that converts back to the same .pid (its
+    /// palette, else --palette), a .pcx, a .pal as a swatch; and a .png to a .pid (quantised to
+    /// its own or --palette's colours) or to a .pal (an indexed PNG's palette).
     ///
     /// Batch mode starts when there are more than two paths, any path is a directory, or --out
     /// is given. Directories are walked recursively; files levelkit cannot read, and files
@@ -138,8 +142,8 @@ pub struct ConvertArgs {
     /// directories.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Target format (json, wwd, graal, nw, gani, wings, wmp, $$m, wdb, tmx, tmj, png, glb,
-    /// gltf, obj); needed for
+    /// Target format (json, wwd, graal, nw, gani, wings, wmp, $$m, wdb, pid, pal, pcx, tmx,
+    /// tmj, png, glb, gltf, obj); needed for
     /// `-` as OUT and in batch mode, where it may list several (`--to json,tmx,png,glb`: each
     /// input becomes each of them; inputs that are not levels are skipped for tmx, tmj and png,
     /// and inputs that are not 3D models for glb, gltf and obj).
@@ -171,6 +175,11 @@ pub struct ConvertArgs {
     /// instead of an animated PNG.
     #[arg(long)]
     pub sheet: bool,
+    /// The palette for images without one of their own (a PID drawn with its level's palette)
+    /// and for a PNG made into a PID: a .PAL, a PID or PCX that has a palette, or an indexed
+    /// PNG.
+    #[arg(long, value_name = "PATH")]
+    pub palette: Option<PathBuf>,
     /// Batch mode: print every warning with its file (by default they are counted by kind in
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]

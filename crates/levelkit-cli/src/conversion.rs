@@ -20,6 +20,8 @@ pub struct Target {
     pub compress: Option<bool>,
     /// Tiled maps and previews: the user's tile graphics (`--tiles`).
     pub tiles: Option<PathBuf>,
+    /// Images without a palette of their own, and PNGs made into PIDs: `--palette`.
+    pub palette: Option<PathBuf>,
 }
 
 impl Target {
@@ -35,12 +37,19 @@ impl Target {
             format,
             compress,
             tiles: None,
+            palette: None,
         })
     }
 
     /// The same target drawing tiles from `tiles` (`--tiles`).
     pub fn with_tiles(mut self, tiles: Option<PathBuf>) -> Target {
         self.tiles = tiles;
+        self
+    }
+
+    /// The same target with the palette file `palette` (`--palette`).
+    pub fn with_palette(mut self, palette: Option<PathBuf>) -> Target {
+        self.palette = palette;
         self
     }
 }
@@ -64,6 +73,12 @@ pub fn convert_with_side_files(
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
+    if let Some(png) = crate::images::to_png(model, target.format, target.palette.as_deref())? {
+        return Ok(Converted {
+            main: png,
+            side: Vec::new(),
+        });
+    }
     let info = target.format.info();
     if info.exchange && info.common == Some(Common::Scene) {
         return convert_scene(model, target, input, output_stem, notes);

@@ -43,7 +43,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         }
         [] => target_from_name(output)?,
     };
-    let target = Target::new(format, args.compression())?.with_tiles(args.tiles.clone());
+    let target = Target::new(format, args.compression())?
+        .with_tiles(args.tiles.clone())
+        .with_palette(args.palette.clone());
     if !is_stdio(input) && !is_stdio(output) && files::same_file(input, output) {
         return Err(usage(format!(
             "{} is both the input and the output; levelkit never writes to its input",
@@ -59,7 +61,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "--json prints a report on stdout, where `-` would write the output; name an OUT file",
         ));
     }
-    let model = files::load_model(input)?;
+    let model = crate::images::load(input, target.format, target.palette.as_deref())?;
     if let Some(code) = crate::animation::convert(&model, format, input, output, args)? {
         return Ok(code);
     }

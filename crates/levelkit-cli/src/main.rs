@@ -6,6 +6,7 @@
 //! * [`info`], [`validate`], [`dump`]: one module per reporting command.
 //! * [`convert`]: the single-file `convert IN OUT` and `render`; [`batch`]: `convert
 //!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
+//! * [`images`]: `--palette`, and the pictures (PID, PCX, PAL) as PNG and back.
 //!
 //! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed
 //! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
@@ -18,6 +19,7 @@ mod conversion;
 mod convert;
 mod dump;
 mod files;
+mod images;
 mod info;
 mod tiles;
 mod validate;

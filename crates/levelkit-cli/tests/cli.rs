@@ -1633,3 +1633,175 @@ fn batch_and_single_json_reports_hold_every_warning() {
     );
     assert_eq!(run.code, 2, "{run:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// WAP32 pictures: PID, PAL, PCX
+
+#[test]
+fn pictures_convert_to_png_and_back_byte_for_byte() {
+    use levelkit::formats::pid::{pcx::Pcx, samples};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sprite = samples::sprite().write().unwrap();
+    let gruntz = samples::sprite_with_palette().write().unwrap();
+    fs::write(d.join("SPRITE.PID"), &sprite).unwrap();
+    fs::write(d.join("GRUNTZ.PID"), &gruntz).unwrap();
+    fs::write(d.join("LEVEL.PAL"), samples::palette().write()).unwrap();
+    let screen = Pcx::new_indexed(16, 8, (0..128).collect(), samples::palette());
+    fs::write(d.join("SCREEN.PCX"), screen.write().unwrap()).unwrap();
+
+    // info: size, hotspot and flags.
+    let run = levelkit(
+        d,
+        &[
+            "info",
+            "SPRITE.PID",
+            "GRUNTZ.PID",
+            "LEVEL.PAL",
+            "SCREEN.PCX",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = run.out();
+    assert!(out.contains("24 x 20"), "{out}");
+    assert!(out.contains("-12, -20"), "{out}");
+    assert!(
+        out.contains("0x00000021 (TRANSPARENCY | COMPRESSION)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0x00000081 (TRANSPARENCY | EMBEDDED_PALETTE)"),
+        "{out}"
+    );
+    assert!(out.contains("16 x 8"), "{out}");
+    let run = levelkit(
+        d,
+        &[
+            "validate",
+            "SPRITE.PID",
+            "GRUNTZ.PID",
+            "LEVEL.PAL",
+            "SCREEN.PCX",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+
+    // A PID with its own palette: to PNG and back, byte for byte.
+    let run = levelkit(d, &["convert", "GRUNTZ.PID", "gruntz.png"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(&fs::read(d.join("gruntz.png")).unwrap()[..4], b"\x89PNG");
+    let run = levelkit(d, &["convert", "gruntz.png", "again.pid"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.is_empty(), "{run:?}");
+    assert_eq!(fs::read(d.join("again.pid")).unwrap(), gruntz);
+
+    // Without a palette of its own: a clear error, then --palette.
+    let run = levelkit(d, &["convert", "SPRITE.PID", "sprite.png"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("--palette"), "{run:?}");
+    assert!(!d.join("sprite.png").exists());
+    let run = levelkit(
+        d,
+        &[
+            "convert",
+            "SPRITE.PID",
+            "sprite.png",
+            "--palette",
+            "LEVEL.PAL",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(d, &["convert", "sprite.png", "sprite-again.pid"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(fs::read(d.join("sprite-again.pid")).unwrap(), sprite);
+    // A palette can also come from a PID that has one.
+    let run = levelkit(
+        d,
+        &[
+            "convert",
+            "SPRITE.PID",
+            "-",
+            "--to",
+            "png",
+            "--palette",
+            "GRUNTZ.PID",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, fs::read(d.join("sprite.png")).unwrap());
+
+    // An RGBA PNG (as a paint program saves it) is quantised to --palette, with a note.
+    let rgba = image::load_from_memory(&fs::read(d.join("sprite.png")).unwrap())
+        .unwrap()
+        .to_rgba8();
+    rgba.save(d.join("painted.png")).unwrap();
+    let run = levelkit(
+        d,
+        &[
+            "convert",
+            "painted.png",
+            "painted.pid",
+            "--palette",
+            "LEVEL.PAL",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("no levelkit-pid"), "{run:?}");
+    let painted =
+        levelkit::formats::pid::Pid::read(&fs::read(d.join("painted.pid")).unwrap()).unwrap();
+    assert_eq!(painted.pixels, samples::sprite().pixels);
+    let run = levelkit(d, &["convert", "painted.png", "painted2.pid"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("--palette"), "{run:?}");
+
+    // PCX and PAL to PNG; an indexed PNG's palette back to a .PAL.
+    let run = levelkit(d, &["convert", "SCREEN.PCX", "screen.png"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(d, &["convert", "LEVEL.PAL", "level.png"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(d, &["convert", "level.png", "level-again.pal"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        fs::read(d.join("level-again.pal")).unwrap(),
+        fs::read(d.join("LEVEL.PAL")).unwrap()
+    );
+    // JSON and back.
+    let run = levelkit(d, &["convert", "GRUNTZ.PID", "gruntz.json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = levelkit(d, &["convert", "gruntz.json", "from-json.pid"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(fs::read(d.join("from-json.pid")).unwrap(), gruntz);
+    // A PNG does not become a level.
+    let run = levelkit(d, &["convert", "gruntz.png", "x.wwd"]);
+    assert_eq!(run.code, 1, "{run:?}");
+}
+
+#[test]
+fn corpus_pids_convert_to_png_and_back_through_the_cli() {
+    let Some(root) = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty()) else {
+        eprintln!("LEVELKIT_CORPUS unset: skipping real PID files");
+        return;
+    };
+    let pid_dir = PathBuf::from(root).join("wap32/pid");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["PERFECT.PID", "FRAME043.PID"] {
+        let input = pid_dir.join(name);
+        let png = dir.path().join(format!("{name}.png"));
+        let back = dir.path().join(format!("back-{name}"));
+        let run = levelkit(
+            dir.path(),
+            &[OsStr::new("convert"), input.as_os_str(), png.as_os_str()],
+        );
+        assert_eq!(run.code, 0, "{name}: {run:?}");
+        let run = levelkit(
+            dir.path(),
+            &[OsStr::new("convert"), png.as_os_str(), back.as_os_str()],
+        );
+        assert_eq!(run.code, 0, "{name}: {run:?}");
+        assert_eq!(
+            fs::read(&back).unwrap(),
+            fs::read(&input).unwrap(),
+            "{name}"
+        );
+    }
+}

@@ -35,6 +35,12 @@ pub enum Format {
     Wdb,
     /// WAP32 sprite animation (Captain Claw, Gruntz): `.ani` (not the RIFF Windows cursor).
     Ani,
+    /// WAP32 image (Captain Claw, Gruntz sprites): `.pid`.
+    Pid,
+    /// WAP32 palette, 768 bytes of RGB: `.pal`.
+    Pal,
+    /// PCX image (the games' 8-bit screens): `.pcx`.
+    Pcx,
     /// levelkit's lossless JSON form of any model: `.json`.
     Json,
     /// Tiled XML map: `.tmx`.
@@ -101,6 +107,9 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_DOLLAR_M,
     ROW_WDB,
     ROW_ANI,
+    ROW_PID,
+    ROW_PAL,
+    ROW_PCX,
     ROW_JSON,
     ROW_TMX,
     ROW_TMJ,
@@ -222,6 +231,39 @@ const ROW_ANI: FormatInfo = FormatInfo {
     exchange: false,
 };
 
+const ROW_PID: FormatInfo = FormatInfo {
+    format: Format::Pid,
+    name: "pid",
+    description: "WAP32 image (Captain Claw, Gruntz)",
+    extensions: &["pid"],
+    readable: true,
+    writable: true,
+    common: None,
+    exchange: false,
+};
+
+const ROW_PAL: FormatInfo = FormatInfo {
+    format: Format::Pal,
+    name: "pal",
+    description: "WAP32 palette (256 RGB colours)",
+    extensions: &["pal"],
+    readable: true,
+    writable: true,
+    common: None,
+    exchange: false,
+};
+
+const ROW_PCX: FormatInfo = FormatInfo {
+    format: Format::Pcx,
+    name: "pcx",
+    description: "PCX image (8-bit, run-length coded)",
+    extensions: &["pcx"],
+    readable: true,
+    writable: true,
+    common: None,
+    exchange: false,
+};
+
 const ROW_JSON: FormatInfo = FormatInfo {
     format: Format::Json,
     name: "json",
@@ -335,6 +377,9 @@ impl Format {
             Format::DollarM => &ROW_DOLLAR_M,
             Format::Wdb => &ROW_WDB,
             Format::Ani => &ROW_ANI,
+            Format::Pid => &ROW_PID,
+            Format::Pal => &ROW_PAL,
+            Format::Pcx => &ROW_PCX,
             Format::Json => &ROW_JSON,
             Format::Tmx => &ROW_TMX,
             Format::Tmj => &ROW_TMJ,
@@ -407,6 +452,8 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"#!WINGS-1.0\r\n\x1a\x04", Format::Wings),
     (0, b"WMPB", Format::Wmpb),
     (0, b"WDBV", Format::Wdb),
+    (0, b"\x0A\x00\x00\x00", Format::Pid),
+    (0, b"\x0A\x05\x01\x08", Format::Pcx),
     (0, b"glTF", Format::Glb),
     (0, b"\x89PNG\r\n\x1a\n", Format::Png),
     // ANI has no magic; its first two words are 0x20 and 0 in every known file (no text has NULs).

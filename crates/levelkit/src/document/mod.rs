@@ -10,6 +10,7 @@
 //! formats.
 
 pub mod assets;
+pub mod image;
 mod scene;
 mod tiled;
 
@@ -22,7 +23,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{ani, wdb, wings, wmp, wwd};
+use crate::formats::{ani, pid, wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -132,6 +133,12 @@ documents! {
     Wdb(wdb::Wdb) reads [Wdb],
     /// A WAP32 sprite animation (`.ani`: Claw, Gruntz).
     Ani(ani::Ani) reads [Ani],
+    /// A WAP32 image (`.pid`).
+    Pid(pid::Pid) reads [Pid],
+    /// A WAP32 palette (`.pal`).
+    Pal(pid::Palette) reads [Pal],
+    /// A PCX image (`.pcx`).
+    Pcx(pid::pcx::Pcx) reads [Pcx],
 }
 
 /// One file's record in `levelkit info --json`: `file`, `format`, `version` (and `flags` where

@@ -10,6 +10,7 @@
 
 pub mod ani;
 pub mod graal;
+pub mod pid;
 pub mod wdb;
 pub mod wings;
 pub mod wmp;

@@ -20,6 +20,7 @@ mod graal_pairs;
 mod graal_tilemap;
 mod nw;
 mod obj;
+mod pid;
 mod png_export;
 mod tiled_export;
 mod tiled_import;

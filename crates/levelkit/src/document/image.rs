@@ -1,0 +1,82 @@
+//! The documents that are pictures (PID images, PCX screens, PAL palettes) as PNG, and PNGs as
+//! those documents: what `levelkit convert X.PID X.png`, `X.png X.PID` and `--palette` use.
+//! The steps themselves are [`crate::formats::pid::png`]'s; this module only routes models.
+
+use super::Model;
+use crate::error::{Error, ErrorKind, Location, Result, Warning};
+use crate::formats::pid::{Palette, png};
+use crate::limits::Limits;
+use crate::registry::{Format, sniff};
+
+/// The palette in a file given to draw with: a `.PAL`, a PID or PCX with a palette of its own,
+/// or an indexed PNG.
+pub fn palette_of(bytes: &[u8], name: Option<&str>, limits: &Limits) -> Result<Palette> {
+    if sniff(bytes, name) == Some(Format::Png) {
+        return png::palette_from_png(bytes, limits).map(|(p, _)| p);
+    }
+    let model = Model::read(bytes, name, limits)?;
+    let palette = match &model {
+        Model::Pal(p) => Some(p.clone()),
+        Model::Pid(p) => p.palette.clone(),
+        Model::Pcx(p) => p.palette.clone(),
+        _ => None,
+    };
+    palette.ok_or_else(|| {
+        Error::new(
+            model.format(),
+            ErrorKind::Unsupported,
+            Location::default(),
+            format!(
+                "a {} file with no palette of its own cannot give one (use a .PAL, or a PID or \
+                 PCX with a palette)",
+                model.format().name()
+            ),
+        )
+    })
+}
+
+/// Whether `model` is a picture ([`to_png`] gives it as a PNG).
+pub fn is_picture(model: &Model) -> bool {
+    matches!(model, Model::Pid(_) | Model::Pcx(_) | Model::Pal(_))
+}
+
+/// `model` as a PNG when it is a picture (a PID as an indexed PNG that converts back byte for
+/// byte, a PCX in RGBA, a palette as a swatch); `None` for other documents. `palette` draws
+/// images that have none of their own.
+pub fn to_png(model: &Model, palette: Option<&Palette>) -> Option<Result<Vec<u8>>> {
+    Some(match model {
+        Model::Pid(p) => p.to_png(palette),
+        Model::Pcx(p) => p
+            .to_rgba(palette)
+            .and_then(|rgba| png::rgba_to_png(Format::Pcx, &rgba)),
+        Model::Pal(p) => png::palette_to_png(p),
+        _ => return None,
+    })
+}
+
+/// Whether a PNG converts to `format` ([`from_png`]).
+pub fn from_png_to(format: Format) -> bool {
+    matches!(format, Format::Pid | Format::Pal)
+}
+
+/// A PNG as a document in `format` (a PID quantised to `palette` or the PNG's own; the palette
+/// of an indexed PNG as a `.PAL`), with warnings for what was quantised or made up.
+pub fn from_png(
+    bytes: &[u8],
+    format: Format,
+    palette: Option<&Palette>,
+    limits: &Limits,
+) -> Result<(Model, Vec<Warning>)> {
+    match format {
+        Format::Pid => png::pid_from_png(bytes, palette, limits).map(|(p, w)| (Model::Pid(p), w)),
+        Format::Pal => png::palette_from_png(bytes, limits).map(|(p, w)| (Model::Pal(p), w)),
+        other => Err(Error::unsupported(
+            other,
+            Location::default(),
+            format!(
+                "a PNG converts to pid or pal, not {} (levelkit reads PNGs only as images)",
+                other.name()
+            ),
+        )),
+    }
+}
