@@ -33,6 +33,8 @@ pub enum Format {
     DollarM,
     /// V-Chat world: `.wdb` (`WDBV`).
     Wdb,
+    /// Monolith resource archive (Captain Claw, Gruntz): `.rez`, `.vrz`.
+    Rez,
     /// levelkit's lossless JSON form of any model: `.json`.
     Json,
     /// Tiled XML map: `.tmx`.
@@ -94,6 +96,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_WMPB,
     ROW_DOLLAR_M,
     ROW_WDB,
+    ROW_REZ,
     ROW_JSON,
     ROW_TMX,
     ROW_TMJ,
@@ -203,6 +206,17 @@ const ROW_WDB: FormatInfo = FormatInfo {
     exchange: false,
 };
 
+const ROW_REZ: FormatInfo = FormatInfo {
+    format: Format::Rez,
+    name: "rez",
+    description: "Monolith resource archive (Captain Claw, Gruntz)",
+    extensions: &["rez", "vrz"],
+    readable: true,
+    writable: true,
+    common: None,
+    exchange: false,
+};
+
 const ROW_JSON: FormatInfo = FormatInfo {
     format: Format::Json,
     name: "json",
@@ -304,6 +318,7 @@ impl Format {
             Format::Wmpb => &ROW_WMPB,
             Format::DollarM => &ROW_DOLLAR_M,
             Format::Wdb => &ROW_WDB,
+            Format::Rez => &ROW_REZ,
             Format::Json => &ROW_JSON,
             Format::Tmx => &ROW_TMX,
             Format::Tmj => &ROW_TMJ,
@@ -375,6 +390,7 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"#!WINGS-1.0\r\n\x1a\x04", Format::Wings),
     (0, b"WMPB", Format::Wmpb),
     (0, b"WDBV", Format::Wdb),
+    (0, b"\r\nRezMgr Version 1", Format::Rez),
     (0, b"glTF", Format::Glb),
     (0, b"\x89PNG\r\n\x1a\n", Format::Png),
 ];

@@ -22,7 +22,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{wdb, wings, wmp, wwd};
+use crate::formats::{rez, wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -130,6 +130,9 @@ documents! {
     Wmpb(wmp::binary::Wmpb) reads [Wmpb],
     /// A V-Chat world (`.wdb`).
     Wdb(wdb::Wdb) reads [Wdb],
+    /// A Monolith resource archive (`.rez`, `.vrz`), read whole (file data and gaps in base64
+    /// in JSON); [`rez::RezIndex`] lists one without copying.
+    Rez(rez::Rez) reads [Rez],
 }
 
 /// One file's record in `levelkit info --json`: `file`, `format`, `version` (and `flags` where

@@ -9,6 +9,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 pub mod graal;
+pub mod rez;
 pub mod wdb;
 pub mod wings;
 pub mod wmp;

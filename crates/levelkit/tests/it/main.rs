@@ -20,6 +20,7 @@ mod graal_tilemap;
 mod nw;
 mod obj;
 mod png_export;
+mod rez;
 mod tiled_export;
 mod tiled_import;
 mod tiled_render;
