@@ -23,6 +23,9 @@ use crate::strings::RawString;
 
 const F: Format = Format::Rez;
 
+/// Most components a path may have (the reader's default nesting limit).
+const MAX_COMPONENTS: usize = 256;
+
 /// What a file gets besides its path and bytes; [`FileSpec::new`] gives the defaults (no
 /// comment, no keys, id 0, time 0).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -239,6 +242,18 @@ fn checked_components(path: &str) -> Result<Vec<Vec<u8>>> {
             )
         })?;
         out.push(raw.0);
+    }
+    // The reader's default depth limit; deeper trees would also recurse too deep here.
+    if out.len() > MAX_COMPONENTS {
+        return Err(Error::new(
+            F,
+            ErrorKind::LimitExceeded,
+            Location::path(path.to_owned()),
+            format!(
+                "cannot add `{path}`: {} components; at most {MAX_COMPONENTS}",
+                out.len()
+            ),
+        ));
     }
     Ok(out)
 }
