@@ -17,11 +17,14 @@ fn main() {
     divan::main();
 }
 
-/// The generated archive, its bytes, and its files as `(path, bytes)`.
-static INPUT: LazyLock<(Rez, Vec<u8>, Vec<(String, Vec<u8>)>)> = LazyLock::new(|| {
+/// Files as `(path, bytes)`.
+type Files = Vec<(String, Vec<u8>)>;
+
+/// The generated archive, its bytes, and its files.
+static INPUT: LazyLock<(Rez, Vec<u8>, Files)> = LazyLock::new(|| {
     let rez = samples::large(60 << 20);
     let bytes = rez.write().unwrap();
-    let files: Vec<(String, Vec<u8>)> = rez
+    let files: Files = rez
         .files()
         .into_iter()
         .map(|(p, f)| (p, f.data.0.clone()))

@@ -300,7 +300,7 @@ fn every_prefix_is_an_error_with_an_offset() {
 #[test]
 fn garbage_and_mutations_never_panic_and_what_reads_writes_back() {
     let bytes = sample_bytes();
-    let mut rng = Rng(0x5EED_0F_2E2);
+    let mut rng = Rng(0x5EED_F2E2);
     let mut accepted = 0;
     for round in 0..4000 {
         let mut b = bytes.clone();
@@ -599,7 +599,10 @@ mod properties {
         "[A-Z0-9_]{1,8}"
     }
 
-    fn tree() -> impl Strategy<Value = Vec<(Vec<String>, String, Option<String>, Vec<u8>)>> {
+    /// Directories, name, extension, data.
+    type Spec = (Vec<String>, String, Option<String>, Vec<u8>);
+
+    fn tree() -> impl Strategy<Value = Vec<Spec>> {
         prop::collection::vec(
             (
                 prop::collection::vec(name(), 0..4),
