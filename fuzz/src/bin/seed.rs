@@ -78,7 +78,9 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         ("island", graal.to_tilemap().0),
         (
             "village",
-            levelkit::formats::graal::nw::samples::village().to_tilemap().0,
+            levelkit::formats::graal::nw::samples::village()
+                .to_tilemap()
+                .0,
         ),
     ];
     for (name, map) in &maps {
@@ -154,7 +156,9 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         levelkit::formats::rez::samples::sample().write()?,
     ));
     let mut small = levelkit::formats::rez::Builder::new();
-    small.add("A/B.PID", b"pid".to_vec())?.add("C", Vec::new())?;
+    small
+        .add("A/B.PID", b"pid".to_vec())?
+        .add("C", Vec::new())?;
     more.push(("rez_read", "small.rez".into(), small.finish()?.write()?));
     for (target, file, bytes) in more {
         let dir = root.join(target);
