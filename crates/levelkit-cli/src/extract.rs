@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use levelkit::formats::rez;
+use rayon::prelude::*;
 
 use crate::archive::{Archive, select};
 use crate::files::{display_name, refuse_message, write_output};
@@ -39,6 +40,9 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "FORMAT", hide = true)]
     pub to: Option<ExtractTo>,
 }
+
+/// Files written at once: writing is bound by syncing each file, not by the cores.
+const WRITERS: usize = 16;
 
 /// What `--to` turns extracted files into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -115,17 +119,26 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<u8> {
         dirs.push(safe_join(&args.outdir, dir)?);
     }
 
-    let mut bytes = 0u64;
-    for (target, path, file) in &plan {
-        let data = index.data(*file)?;
-        let (_, out) = convert_for_output(args.to, path, file, data)?;
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| anyhow::anyhow!(e).context(parent.display().to_string()))?;
-        }
-        write_output(target, &out, args.force)?;
-        bytes += out.len() as u64;
-    }
+    // Each file is synced to disk before its rename (files::write_output), so the time goes to
+    // waiting on the disk: many writers at once, whatever the number of cores.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(WRITERS)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start the writer threads: {e}"))?;
+    let bytes: u64 = pool.install(|| {
+        plan.par_iter()
+            .map(|(target, path, file)| -> anyhow::Result<u64> {
+                let data = index.data(*file)?;
+                let (_, out) = convert_for_output(args.to, path, file, data)?;
+                if let Some(parent) = target.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| anyhow::anyhow!(e).context(parent.display().to_string()))?;
+                }
+                write_output(target, &out, args.force)?;
+                Ok(out.len() as u64)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))
+    })?;
     for dir in &dirs {
         std::fs::create_dir_all(dir)
             .map_err(|e| anyhow::anyhow!(e).context(dir.display().to_string()))?;
