@@ -80,6 +80,15 @@ pub enum Command {
     /// magenta markers; large levels are scaled down to fit 64 megapixels.
     #[command(after_help = EXIT_STATUS)]
     Render(RenderArgs),
+    /// List the files of a REZ archive (Captain Claw, Gruntz), or of one directory in it.
+    #[command(after_help = EXIT_STATUS)]
+    Ls(crate::ls::LsArgs),
+    /// Extract the files of a REZ archive (or of one directory or file in it) into a folder.
+    #[command(after_help = EXIT_STATUS)]
+    Extract(crate::extract::ExtractArgs),
+    /// Pack a folder into a new REZ archive.
+    #[command(after_help = EXIT_STATUS)]
+    Pack(crate::pack::PackArgs),
 }
 
 /// `levelkit render`.

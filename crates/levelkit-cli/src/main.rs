@@ -4,6 +4,7 @@
 //! progress and exit codes. Everything about the formats themselves lives in the library.
 //!
 //! * [`info`], [`validate`], [`dump`]: one module per reporting command.
+//! * [`ls`], [`extract`], [`pack`]: REZ archives, through [`archive`] (memory-mapped).
 //! * [`convert`]: the single-file `convert IN OUT` and `render`; [`batch`]: `convert
 //!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
 //! * [`images`]: `--palette`, and the pictures (PID, PCX, PAL) as PNG and back.
@@ -13,14 +14,18 @@
 //! arguments, reused for an unknown or unsupported target format).
 
 mod animation;
+mod archive;
 mod batch;
 mod cli;
 mod conversion;
 mod convert;
 mod dump;
+mod extract;
 mod files;
 mod images;
 mod info;
+mod ls;
+mod pack;
 mod tiles;
 mod validate;
 
@@ -71,6 +76,9 @@ fn main() -> ExitCode {
         Command::Dump(args) => dump::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Render(args) => convert::render(&args),
+        Command::Ls(args) => ls::run(&args),
+        Command::Extract(args) => extract::run(&args),
+        Command::Pack(args) => pack::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -41,6 +41,8 @@ pub enum Format {
     Pal,
     /// PCX image (the games' 8-bit screens): `.pcx`.
     Pcx,
+    /// Monolith resource archive (Captain Claw, Gruntz): `.rez`, `.vrz`.
+    Rez,
     /// levelkit's lossless JSON form of any model: `.json`.
     Json,
     /// Tiled XML map: `.tmx`.
@@ -110,6 +112,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_PID,
     ROW_PAL,
     ROW_PCX,
+    ROW_REZ,
     ROW_JSON,
     ROW_TMX,
     ROW_TMJ,
@@ -264,6 +267,17 @@ const ROW_PCX: FormatInfo = FormatInfo {
     exchange: false,
 };
 
+const ROW_REZ: FormatInfo = FormatInfo {
+    format: Format::Rez,
+    name: "rez",
+    description: "Monolith resource archive (Captain Claw, Gruntz)",
+    extensions: &["rez", "vrz"],
+    readable: true,
+    writable: true,
+    common: None,
+    exchange: false,
+};
+
 const ROW_JSON: FormatInfo = FormatInfo {
     format: Format::Json,
     name: "json",
@@ -380,6 +394,7 @@ impl Format {
             Format::Pid => &ROW_PID,
             Format::Pal => &ROW_PAL,
             Format::Pcx => &ROW_PCX,
+            Format::Rez => &ROW_REZ,
             Format::Json => &ROW_JSON,
             Format::Tmx => &ROW_TMX,
             Format::Tmj => &ROW_TMJ,
@@ -454,6 +469,7 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"WDBV", Format::Wdb),
     (0, b"\x0A\x00\x00\x00", Format::Pid),
     (0, b"\x0A\x05\x01\x08", Format::Pcx),
+    (0, b"\r\nRezMgr Version 1", Format::Rez),
     (0, b"glTF", Format::Glb),
     (0, b"\x89PNG\r\n\x1a\n", Format::Png),
     // ANI has no magic; its first two words are 0x20 and 0 in every known file (no text has NULs).

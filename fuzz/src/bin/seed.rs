@@ -150,6 +150,16 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
             levelkit::formats::wdb::samples::generate(seed, 4 + seed as usize * 3).write()?,
         ));
     }
+    more.push((
+        "rez_read",
+        "sample.rez".into(),
+        levelkit::formats::rez::samples::sample().write()?,
+    ));
+    let mut small = levelkit::formats::rez::Builder::new();
+    small
+        .add("A/B.PID", b"pid".to_vec())?
+        .add("C", Vec::new())?;
+    more.push(("rez_read", "small.rez".into(), small.finish()?.write()?));
     for (target, file, bytes) in more {
         let dir = root.join(target);
         std::fs::create_dir_all(&dir)?;

@@ -23,7 +23,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{ani, pid, wdb, wings, wmp, wwd};
+use crate::formats::{ani, pid, rez, wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -139,6 +139,9 @@ documents! {
     Pal(pid::Palette) reads [Pal],
     /// A PCX image (`.pcx`).
     Pcx(pid::pcx::Pcx) reads [Pcx],
+    /// A Monolith resource archive (`.rez`, `.vrz`), read whole (file data and gaps in base64
+    /// in JSON); [`rez::RezIndex`] lists one without copying.
+    Rez(rez::Rez) reads [Rez],
 }
 
 /// One file's record in `levelkit info --json`: `file`, `format`, `version` (and `flags` where

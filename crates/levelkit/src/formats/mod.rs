@@ -11,6 +11,7 @@
 pub mod ani;
 pub mod graal;
 pub mod pid;
+pub mod rez;
 pub mod wdb;
 pub mod wings;
 pub mod wmp;

@@ -22,6 +22,7 @@ mod nw;
 mod obj;
 mod pid;
 mod png_export;
+mod rez;
 mod tiled_export;
 mod tiled_import;
 mod tiled_render;
