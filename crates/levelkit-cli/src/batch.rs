@@ -59,6 +59,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             targets.push(
                 Target::new(format, args.compression())?
                     .with_tiles(args.tiles.clone())
+                    .with_game(args.game.clone())
                     .with_palette(args.palette.clone()),
             );
         }

@@ -105,6 +105,11 @@ pub struct RenderArgs {
     /// (`ACTION/012.png`); PNG, BMP, GIF, JPEG or TGA.
     #[arg(long, value_name = "PATH")]
     pub tiles: Option<PathBuf>,
+    /// WWD levels: draw tiles and object sprites with the game's own graphics, from its REZ
+    /// archive (CLAW.REZ, GRUNTZ.REZ) or a folder extracted from one; what is not found keeps
+    /// its generated look, with a warning naming the path looked for.
+    #[arg(long, value_name = "REZ|DIR")]
+    pub game: Option<PathBuf>,
     /// Overwrite an existing output.
     #[arg(long, short = 'f')]
     pub force: bool,
@@ -175,6 +180,11 @@ pub struct ConvertArgs {
     /// (`ACTION/012.png`); PNG, BMP, GIF, JPEG or TGA.
     #[arg(long, value_name = "PATH")]
     pub tiles: Option<PathBuf>,
+    /// WWD levels: draw tiles and object sprites with the game's own graphics, from its REZ
+    /// archive (CLAW.REZ, GRUNTZ.REZ) or a folder extracted from one; what is not found keeps
+    /// its generated look, with a warning naming the path looked for.
+    #[arg(long, value_name = "REZ|DIR")]
+    pub game: Option<PathBuf>,
     /// Animations (.ani) to .gif or .png: the image set's frames, a folder of PNG files named by
     /// number (`FRAME001.PNG`, `001.png`: the digits the name ends with), each centred on the
     /// anchor; missing images are drawn as placeholders, with a warning.

@@ -22,6 +22,8 @@ pub struct Target {
     pub tiles: Option<PathBuf>,
     /// Images without a palette of their own, and PNGs made into PIDs: `--palette`.
     pub palette: Option<PathBuf>,
+    /// WWD levels: the game's REZ archive or a folder extracted from it (`--game`).
+    pub game: Option<PathBuf>,
 }
 
 impl Target {
@@ -38,12 +40,19 @@ impl Target {
             compress,
             tiles: None,
             palette: None,
+            game: None,
         })
     }
 
     /// The same target drawing tiles from `tiles` (`--tiles`).
     pub fn with_tiles(mut self, tiles: Option<PathBuf>) -> Target {
         self.tiles = tiles;
+        self
+    }
+
+    /// The same target drawing WWD levels with the graphics of `game` (`--game`).
+    pub fn with_game(mut self, game: Option<PathBuf>) -> Target {
+        self.game = game;
         self
     }
 
@@ -120,9 +129,23 @@ pub fn convert_with_side_files(
         }
         (_, tiles) => crate::tiles::atlases(&map, tiles)?,
     };
+    let (mut atlases, mut user_tiles) = (atlases, user_tiles);
+    let mut sprites = Vec::new();
+    if let Some(game) = target.game.as_deref()
+        && let Some(mut art) = crate::game::art(model, &map, game, notes)?
+    {
+        for (ts, atlas) in map.tilesets.iter().zip(atlases.iter_mut()) {
+            if let Some(real) = art.tileset_images.remove(&ts.name) {
+                *atlas = real;
+                user_tiles = true;
+            }
+        }
+        sprites = art.sprites;
+    }
     if target.format == Format::Png {
         let mut options = png::RenderOptions {
             scale: png::Scale::Fit,
+            sprites,
             ..png::RenderOptions::default()
         };
         if user_tiles {

@@ -45,6 +45,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     };
     let target = Target::new(format, args.compression())?
         .with_tiles(args.tiles.clone())
+        .with_game(args.game.clone())
         .with_palette(args.palette.clone());
     if !is_stdio(input) && !is_stdio(output) && files::same_file(input, output) {
         return Err(usage(format!(
@@ -120,7 +121,9 @@ fn target_from_name(output: &Path) -> anyhow::Result<Format> {
 
 /// `levelkit render IN OUT.png`.
 pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
-    let target = Target::new(Format::Png, None)?.with_tiles(args.tiles.clone());
+    let target = Target::new(Format::Png, None)?
+        .with_tiles(args.tiles.clone())
+        .with_game(args.game.clone());
     if !is_stdio(&args.input)
         && !is_stdio(&args.output)
         && files::same_file(&args.input, &args.output)

@@ -22,6 +22,7 @@ mod convert;
 mod dump;
 mod extract;
 mod files;
+mod game;
 mod images;
 mod info;
 mod ls;

@@ -93,7 +93,7 @@
 // No panics on input: the map's sizes, ids and properties come from files.
 #![deny(clippy::indexing_slicing)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::num::NonZeroU32;
 
 use crate::error::{Error, ErrorKind, Location, Result};
@@ -245,6 +245,17 @@ pub enum Scale {
     Fit,
 }
 
+/// An image placed on the map: its top-left corner in map pixels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlacedImage {
+    /// The pixels (RGBA, straight alpha).
+    pub image: Image,
+    /// Left edge in map pixels.
+    pub left: i64,
+    /// Top edge in map pixels.
+    pub top: i64,
+}
+
 /// Options of [`render`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderOptions {
@@ -256,7 +267,11 @@ pub struct RenderOptions {
     /// tileset's tile size with no margin or spacing. Tiles outside the image fall back to the
     /// generated ones.
     pub tileset_images: BTreeMap<String, Image>,
-    /// Draw object markers (default true).
+    /// Images drawn for objects, in drawing order: each `(object id, image)` is drawn when its
+    /// object group comes in the layer order (so a plane in front covers it), in place of the
+    /// object's marker ([`crate::tilemap::MapObject::id`]).
+    pub sprites: Vec<(u32, PlacedImage)>,
+    /// Draw object markers (default true) for objects without an image in `sprites`.
     pub objects: bool,
     /// Draw id labels on generated tiles (default true).
     pub labels: bool,
@@ -268,6 +283,7 @@ impl Default for RenderOptions {
             scale: Scale::Divisor(NonZeroU32::MIN),
             max_pixels: DEFAULT_MAX_PIXELS,
             tileset_images: BTreeMap::new(),
+            sprites: Vec::new(),
             objects: true,
             labels: true,
         }
@@ -793,8 +809,29 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
     let mut cache: HashMap<u32, (u32, u32, Source<'_>)> = HashMap::new();
     let (cell_w, cell_h) = (i64::from(map.tile_width), i64::from(map.tile_height));
     let (full_w, full_h, s) = (full_w as i64, full_h as i64, scale as i64);
+    let drawn: HashSet<u32> = options.sprites.iter().map(|(id, _)| *id).collect();
     for layer in &map.layers {
-        let Layer::Tiles(layer) = layer else { continue };
+        let layer = match layer {
+            Layer::Tiles(layer) => layer,
+            Layer::Objects(group) => {
+                if group.visible && !options.sprites.is_empty() {
+                    let ids: HashSet<u32> = group
+                        .objects
+                        .iter()
+                        .filter(|o| o.visible)
+                        .map(|o| o.id)
+                        .collect();
+                    for (_, placed) in options.sprites.iter().filter(|(id, _)| ids.contains(id)) {
+                        let (left, top) = (
+                            margins.left.saturating_add(placed.left),
+                            margins.top.saturating_add(placed.top),
+                        );
+                        blit(&mut image, &placed.image, (left, top), (full_w, full_h), s);
+                    }
+                }
+                continue;
+            }
+        };
         if !layer.visible {
             continue;
         }
@@ -840,13 +877,74 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
             if !group.visible {
                 continue;
             }
-            for object in group.objects.iter().filter(|o| o.visible) {
+            for object in group
+                .objects
+                .iter()
+                .filter(|o| o.visible && !drawn.contains(&o.id))
+            {
                 let origin = (margins.left as f64, margins.top as f64);
                 draw_object(&mut image, object, origin, scale as f64);
             }
         }
     }
     Ok(image)
+}
+
+/// Draw `src` with its top-left corner at canvas pixel `(left, top)` of a `full` canvas sampled
+/// every `s` pixels, blending by alpha.
+fn blit(image: &mut Image, src: &Image, (left, top): (i64, i64), full: (i64, i64), s: i64) {
+    let (w, h) = (i64::from(src.width), i64::from(src.height));
+    let ox0 = ceil_div(left.max(0), s);
+    let ox1 = ceil_div(left.saturating_add(w).min(full.0), s);
+    let oy0 = ceil_div(top.max(0), s);
+    let oy1 = ceil_div(top.saturating_add(h).min(full.1), s);
+    for oy in oy0..oy1 {
+        let ty = (oy * s - top) as u32;
+        let row = oy as usize * image.width as usize;
+        for ox in ox0..ox1 {
+            let tx = (ox * s - left) as u32;
+            let k = (row + ox as usize) * 4;
+            if let (Some(p), Some(px)) = (image.rgba.get_mut(k..k + 4), src.pixel(tx, ty)) {
+                blend_into(p, px);
+            }
+        }
+    }
+}
+
+/// The atlas of `tileset` in the layout [`tileset_image`] uses: the generated tiles, with each
+/// tile of `tiles` (RGBA pixels of the given size, by local id) drawn over its cell in place of
+/// the generated one (a smaller image at the cell's top left, a larger one cut).
+pub fn compose_atlas<'a>(
+    tileset: &Tileset,
+    tiles: impl IntoIterator<Item = (u32, (u32, u32, &'a [u8]))>,
+) -> Result<Image> {
+    let mut atlas = tileset_image(tileset)?;
+    let (tw, th, cols) = (
+        tileset.tile_width,
+        tileset.tile_height,
+        atlas.columns.max(1),
+    );
+    for (id, (w, h, rgba)) in tiles {
+        if id >= tileset.tile_count {
+            continue;
+        }
+        let (left, top) = ((id % cols) * tw, (id / cols) * th);
+        for y in 0..th {
+            for x in 0..tw {
+                let dst = (((top + y) as usize) * atlas.width as usize + (left + x) as usize) * 4;
+                let px = if x < w && y < h {
+                    let src = ((y as usize) * w as usize + x as usize) * 4;
+                    rgba.get(src..src + 4)
+                } else {
+                    None
+                };
+                if let Some(d) = atlas.rgba.get_mut(dst..dst + 4) {
+                    d.copy_from_slice(px.unwrap_or(&TRANSPARENT));
+                }
+            }
+        }
+    }
+    Ok(atlas)
 }
 
 /// A layer offset in whole pixels: rounded, and clamped far enough inside `i64` that sums of a

@@ -39,6 +39,7 @@ mod wwd_alloc;
 mod wwd_cases;
 mod wwd_corpus;
 mod wwd_fastpath;
+mod wwd_game;
 mod wwd_layout;
 mod wwd_proptest;
 mod wwd_robust;

@@ -36,6 +36,7 @@
 
 mod codec;
 mod dump;
+pub mod graphics;
 mod model;
 mod read;
 pub mod samples;
