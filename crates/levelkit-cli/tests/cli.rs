@@ -955,7 +955,7 @@ fn batch_converts_every_sample_to_json_and_back() {
         &["convert", ".", "--to", "json", "--out", "json"],
     );
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.contains("converted 8, failed 0"), "{run:?}");
+    assert!(run.stderr.contains("converted 9, failed 0"), "{run:?}");
     for (stem, ext) in [
         ("island", "graal"),
         ("village", "nw"),
@@ -965,6 +965,7 @@ fn batch_converts_every_sample_to_json_and_back() {
         ("cube", "wings"),
         ("room", "wmp"),
         ("world", "wdb"),
+        ("claw", "rez"),
     ] {
         let back = format!("back-{stem}.{ext}");
         let run = levelkit(
@@ -1525,7 +1526,7 @@ fn samples_match_their_golden_outputs() {
         .filter(|n| !n.ends_with(".bmp"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 8, "{names:?}");
+    assert_eq!(names.len(), 9, "{names:?}");
     let mut compared = 0;
     for name in &names {
         let (stem, ext) = name.rsplit_once('.').unwrap();
@@ -1571,7 +1572,7 @@ fn samples_match_their_golden_outputs() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 8 * 3 + 4 * 2 + 3);
+    assert_eq!(compared, 9 * 3 + 4 * 2 + 3);
 }
 
 #[test]

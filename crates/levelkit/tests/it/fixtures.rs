@@ -92,6 +92,12 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             Expect::Valid(0, ""),
         ),
         (
+            // The game files claw-like.wwd names, generated (wwd::game_sample).
+            "samples/claw.rez",
+            wwd::game_sample::rez_for(&samples::claw_like()).unwrap(),
+            Expect::Model,
+        ),
+        (
             "samples/gruntz-like.wwd",
             gruntz.clone(),
             Expect::Valid(0, ""),

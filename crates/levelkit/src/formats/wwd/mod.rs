@@ -36,6 +36,7 @@
 
 mod codec;
 mod dump;
+pub mod game_sample;
 pub mod graphics;
 mod model;
 mod read;

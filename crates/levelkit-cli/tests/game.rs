@@ -1,0 +1,133 @@
+//! `--game`: a Claw level drawn and exported with its game's graphics, from a REZ archive or the
+//! folder extracted from it (the bundled `samples/claw.rez`, made by `wwd::game_sample`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn levelkit(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_levelkit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("levelkit runs")
+}
+
+fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+fn ok(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_rez_and_its_extracted_folder_render_the_same_pixels() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let level = samples().join("claw-like.wwd");
+    let rez = samples().join("claw.rez");
+    let (level, rez) = (level.to_str().unwrap(), rez.to_str().unwrap());
+    ok(&levelkit(d, &["extract", rez, "game"]));
+    // Packed again from the folder, the archive lists the same files.
+    ok(&levelkit(d, &["pack", "game", "again.rez"]));
+    let listed = |p: &str| text(&levelkit(d, &["ls", p]).stdout);
+    assert_eq!(listed(rez), listed("again.rez"));
+
+    let out = levelkit(d, &["render", level, "from-rez.png", "--game", rez]);
+    ok(&out);
+    assert!(
+        text(&out.stderr).contains("33 of 33 tile images, 120 of 120 object images"),
+        "{}",
+        text(&out.stderr)
+    );
+    ok(&levelkit(
+        d,
+        &["render", level, "from-folder.png", "--game", "game"],
+    ));
+    ok(&levelkit(
+        d,
+        &["render", level, "from-again.png", "--game", "again.rez"],
+    ));
+    ok(&levelkit(d, &["render", level, "plain.png"]));
+    let png = |n: &str| image::open(d.join(n)).unwrap().to_rgba8();
+    let (a, b, c, plain) = (
+        png("from-rez.png"),
+        png("from-folder.png"),
+        png("from-again.png"),
+        png("plain.png"),
+    );
+    assert_eq!(a.dimensions(), plain.dimensions());
+    assert!(a == b, "REZ and extracted folder render differently");
+    assert!(a == c, "the repacked REZ renders differently");
+    let differ = a
+        .pixels()
+        .zip(plain.pixels())
+        .filter(|(p, q)| p != q)
+        .count();
+    assert!(differ > 100_000, "only {differ} pixels changed with --game");
+}
+
+#[test]
+fn tiled_gets_the_real_tiles_and_the_map_converts_back_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let level = samples().join("claw-like.wwd");
+    let rez = samples().join("claw.rez");
+    let (level, rez) = (level.to_str().unwrap(), rez.to_str().unwrap());
+    ok(&levelkit(d, &["convert", level, "map.tmx", "--game", rez]));
+    ok(&levelkit(d, &["convert", level, "plain.tmx"]));
+    // The tileset images differ from the generated ones; the map itself is the same.
+    let a = fs::read(d.join("map.tileset0.png")).unwrap();
+    let b = fs::read(d.join("plain.tileset0.png")).unwrap();
+    assert_ne!(a, b);
+    ok(&levelkit(d, &["convert", "map.tmx", "back.wwd"]));
+    assert!(fs::read(d.join("back.wwd")).unwrap() == fs::read(level).unwrap());
+}
+
+#[test]
+fn missing_graphics_are_warnings_not_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::create_dir(d.join("empty")).unwrap();
+    let level = samples().join("claw-like.wwd");
+    let out = levelkit(
+        d,
+        &[
+            "render",
+            level.to_str().unwrap(),
+            "out.png",
+            "--game",
+            "empty",
+        ],
+    );
+    ok(&out);
+    let err = text(&out.stderr);
+    assert!(err.contains("LEVEL1/TILES/ACTION"), "{err}");
+    assert!(err.contains("0 of 33 tile images"), "{err}");
+    // A game path that is neither a folder nor an archive is an error naming it.
+    let out = levelkit(
+        d,
+        &[
+            "render",
+            level.to_str().unwrap(),
+            "out2.png",
+            "--game",
+            "nothing.rez",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("nothing.rez"));
+}
