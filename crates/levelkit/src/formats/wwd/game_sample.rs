@@ -5,6 +5,7 @@
 //! samples/claw.rez`). No game data is copied: every pixel is generated.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
 use super::graphics::game_path;
 use super::model::{DrawFlags, Wwd};
@@ -115,8 +116,8 @@ pub fn files_for(level: &Wwd) -> Result<BTreeMap<String, Vec<u8>>> {
                 continue;
             };
             let path = format!("{tile_dir}/{}/{id:03}.PID", name.to_editor_text());
-            if !files.contains_key(&path) {
-                files.insert(path, tile(tw, th, id, set).write()?);
+            if let Entry::Vacant(slot) = files.entry(path) {
+                slot.insert(tile(tw, th, id, set).write()?);
             }
         }
     }
@@ -148,9 +149,9 @@ pub fn files_for(level: &Wwd) -> Result<BTreeMap<String, Vec<u8>>> {
         }
         for f in frames {
             let path = format!("{dir}/FRAME{f:03}.PID");
-            if !files.contains_key(&path) {
+            if let Entry::Vacant(slot) = files.entry(path) {
                 let seed = (n as u32).wrapping_mul(31).wrapping_add(f);
-                files.insert(path, sprite(24 + (seed % 4) * 8, seed).write()?);
+                slot.insert(sprite(24 + (seed % 4) * 8, seed).write()?);
             }
         }
     }
