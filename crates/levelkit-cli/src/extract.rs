@@ -13,12 +13,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use levelkit::formats::rez;
+use levelkit::formats::pid::{Palette, Pid};
+use levelkit::formats::rez::{self, RezIndex};
 use rayon::prelude::*;
 
+use crate::EXIT_OK;
 use crate::archive::{Archive, select};
 use crate::files::{display_name, refuse_message, write_output};
-use crate::{EXIT_OK, usage};
 
 /// `levelkit extract`.
 #[derive(Debug, Args)]
@@ -35,9 +36,11 @@ pub struct ExtractArgs {
     /// Overwrite existing files.
     #[arg(long, short = 'f')]
     pub force: bool,
-    /// Convert while extracting: `png` decodes PID images (needs the PID decoder; see
-    /// [`convert_for_output`]).
-    #[arg(long, value_name = "FORMAT", hide = true)]
+    /// Convert while extracting: `png` writes PID images as PNG (indexed, with the PID's header
+    /// kept in a text chunk, so `levelkit convert X.png X.PID` gives the PID back), drawn with
+    /// their own palette, else the first `.PAL` of their top folder's `PALETTES` (the level's),
+    /// else the first `.PAL` of the archive; other files as they are.
+    #[arg(long, value_name = "FORMAT")]
     pub to: Option<ExtractTo>,
 }
 
@@ -51,25 +54,88 @@ pub enum ExtractTo {
     Png,
 }
 
-/// Whether this build can decode PID images (`--to png`). The PID decoder (`formats/pid`) is
-/// being written beside this command; when it lands, this becomes `true` and
-/// [`convert_for_output`] calls it.
-const PID_DECODER: bool = false;
+/// The palettes of an archive: by top folder (its `PALETTES/*.PAL`, first by name), and the
+/// first of all.
+struct Palettes {
+    by_top: HashMap<String, Palette>,
+    first: Option<Palette>,
+}
 
-/// The hook for `--to png`: the name and bytes one extracted file is written as. Without `--to`
-/// (and for files that are not PID images) the file is written as it is.
+impl Palettes {
+    fn of(index: &RezIndex<'_>) -> Palettes {
+        let mut by_top = HashMap::new();
+        let mut first = None;
+        let mut files = index.files();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        for (path, file) in files {
+            if !file.fourcc.extension_bytes().eq_ignore_ascii_case(b"PAL") {
+                continue;
+            }
+            let Some(palette) = index.data(file).ok().and_then(|d| Palette::read(d).ok()) else {
+                continue;
+            };
+            let parts: Vec<&str> = path.split('/').collect();
+            if let [top, folder, _] = parts.as_slice()
+                && folder.eq_ignore_ascii_case("PALETTES")
+            {
+                by_top
+                    .entry(top.to_ascii_uppercase())
+                    .or_insert_with(|| palette.clone());
+            }
+            first.get_or_insert(palette);
+        }
+        Palettes { by_top, first }
+    }
+
+    fn for_path(&self, path: &str) -> Option<&Palette> {
+        let top = path.split('/').next().unwrap_or("").to_ascii_uppercase();
+        self.by_top.get(&top).or(self.first.as_ref())
+    }
+}
+
+/// The name and bytes one extracted file is written as: with `--to png`, a PID image as PNG;
+/// otherwise (and for files that are not PID images) the file as it is.
 fn convert_for_output<'a>(
+    convert: bool,
+    path: &str,
+    data: &'a [u8],
+    palettes: &Palettes,
+) -> anyhow::Result<Cow<'a, [u8]>> {
+    match convert {
+        true => {
+            let pid = Pid::read(data).map_err(|e| anyhow::anyhow!(e).context(path.to_owned()))?;
+            let fallback = if pid.palette.is_some() {
+                None
+            } else {
+                palettes.for_path(path)
+            };
+            let png = pid
+                .to_png(fallback)
+                .map_err(|e| anyhow::anyhow!(e).context(path.to_owned()))?;
+            Ok(Cow::Owned(png))
+        }
+        false => Ok(Cow::Borrowed(data)),
+    }
+}
+
+/// Whether `--to` converts this file: a PID image that reads and has a palette to draw with
+/// (its own or one of the archive's). A PID that does not is written as it is, with a note.
+fn converts(
     to: Option<ExtractTo>,
     path: &str,
     file: &rez::File,
-    data: &'a [u8],
-) -> anyhow::Result<(String, Cow<'a, [u8]>)> {
-    match to {
-        Some(ExtractTo::Png) if file.fourcc.extension_bytes().eq_ignore_ascii_case(b"PID") => {
-            // Here: decode `data` with the PID decoder (and the level's palette) to PNG bytes.
-            bail!("{path}: decoding PID images needs the PID decoder, which this build lacks")
-        }
-        _ => Ok((path.to_owned(), Cow::Borrowed(data))),
+    data: &[u8],
+    palettes: &Palettes,
+) -> Result<bool, String> {
+    if to != Some(ExtractTo::Png) || !file.fourcc.extension_bytes().eq_ignore_ascii_case(b"PID") {
+        return Ok(false);
+    }
+    match Pid::read(data) {
+        Ok(pid) if pid.palette.is_some() || palettes.for_path(path).is_some() => Ok(true),
+        Ok(_) => Err(format!(
+            "{path}: no palette of its own and none in the archive; written as it is"
+        )),
+        Err(e) => Err(format!("{path}: {e}; written as it is")),
     }
 }
 
@@ -85,21 +151,28 @@ fn output_name(to: Option<ExtractTo>, path: &str, file: &rez::File) -> String {
 }
 
 pub fn run(args: &ExtractArgs) -> anyhow::Result<u8> {
-    if args.to.is_some() && !PID_DECODER {
-        return Err(usage(
-            "--to png needs the PID decoder, which this build does not have yet",
-        ));
-    }
     let archive = Archive::open(&args.archive)?;
     let index = archive.index(&args.archive)?;
+    let palettes = Palettes::of(&index);
     let selection = select(&index, args.path.as_deref())?;
     let files = selection.files;
 
     // Plan every output before writing any.
-    let mut plan: Vec<(PathBuf, String, &rez::File)> = Vec::with_capacity(files.len());
+    let mut plan: Vec<(PathBuf, String, &rez::File, bool)> = Vec::with_capacity(files.len());
     let mut seen: HashMap<String, String> = HashMap::new();
     for (path, file) in &files {
-        let name = output_name(args.to, path, file);
+        let convert = match converts(args.to, path, file, index.data(file)?, &palettes) {
+            Ok(convert) => convert,
+            Err(note) => {
+                eprintln!("levelkit: warning: {note}");
+                false
+            }
+        };
+        let name = if convert {
+            output_name(args.to, path, file)
+        } else {
+            path.clone()
+        };
         let target = safe_join(&args.outdir, &name)?;
         if let Some(first) = seen.insert(name.to_lowercase(), path.clone()) {
             bail!(
@@ -111,7 +184,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<u8> {
         if !args.force && std::fs::symlink_metadata(&target).is_ok() {
             bail!(refuse_message(&target));
         }
-        plan.push((target, path.clone(), file));
+        plan.push((target, path.clone(), file, convert));
     }
 
     let mut dirs = Vec::with_capacity(selection.empty_dirs.len());
@@ -127,9 +200,9 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<u8> {
         .map_err(|e| anyhow::anyhow!("cannot start the writer threads: {e}"))?;
     let bytes: u64 = pool.install(|| {
         plan.par_iter()
-            .map(|(target, path, file)| -> anyhow::Result<u64> {
+            .map(|(target, path, file, convert)| -> anyhow::Result<u64> {
                 let data = index.data(*file)?;
-                let (_, out) = convert_for_output(args.to, path, file, data)?;
+                let out = convert_for_output(*convert, path, data, &palettes)?;
                 if let Some(parent) = target.parent() {
                     std::fs::create_dir_all(parent)
                         .map_err(|e| anyhow::anyhow!(e).context(parent.display().to_string()))?;

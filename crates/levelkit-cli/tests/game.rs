@@ -131,3 +131,36 @@ fn missing_graphics_are_warnings_not_failures() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("nothing.rez"));
 }
+
+#[test]
+fn extract_to_png_gives_pngs_that_convert_back_to_the_same_pids() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let rez = samples().join("claw.rez");
+    let rez = rez.to_str().unwrap();
+    ok(&levelkit(d, &["extract", rez, "raw"]));
+    ok(&levelkit(d, &["extract", rez, "png", "--to", "png"]));
+    let mut checked = 0;
+    for sub in ["LEVEL1/TILES/ACTION", "GAME/IMAGES/TREASURE/COINS"] {
+        for entry in fs::read_dir(d.join("raw").join(sub)).unwrap() {
+            let pid = entry.unwrap().path();
+            let stem = pid.file_stem().unwrap().to_str().unwrap().to_owned();
+            let png = d.join("png").join(sub).join(format!("{stem}.png"));
+            // Drawn with the level palette (LEVEL1/PALETTES/MAIN.PAL, the archive's only one).
+            let img = image::open(&png).unwrap().to_rgba8();
+            assert!(img.width() > 0);
+            let back = d.join(format!("{stem}-{checked}.PID"));
+            ok(&levelkit(
+                d,
+                &["convert", png.to_str().unwrap(), back.to_str().unwrap()],
+            ));
+            assert!(
+                fs::read(&back).unwrap() == fs::read(&pid).unwrap(),
+                "{}",
+                pid.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
