@@ -96,7 +96,10 @@ fn decode_every_pid_all_cores(b: Bencher) {
                         s.spawn(move || part.iter().map(|p| decode(p, palette)).sum::<usize>())
                     })
                     .collect();
-                handles.into_iter().map(|h| h.join().unwrap()).sum::<usize>()
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap())
+                    .sum::<usize>()
             })
         });
 }
