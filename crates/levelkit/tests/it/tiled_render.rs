@@ -862,3 +862,43 @@ fn compare_translucent(what: &str, tiled: &Image, ours: &Image) -> Tally {
     assert!(translucent > 0, "{what}: no partly transparent pixels");
     tally
 }
+
+/// A Claw level with its game's graphics (`--game`): Tiled 1.8 loads the map with the real-tile
+/// atlases without a message and draws every tile layer exactly as our render does; the map
+/// still converts back to the level's bytes.
+#[test]
+fn tiled_draws_a_level_with_its_game_tiles_as_we_do() {
+    use levelkit::document::game::wwd_art;
+    use levelkit::formats::rez::RezIndex;
+    let Some(script) = oracle() else { return };
+    let dir = common::out_dir("levelkit-tiled-render", "game");
+    let level = wwd::samples::claw_like();
+    let rez = wwd::game_sample::rez_for(&level).unwrap();
+    let index = RezIndex::read(&rez).unwrap();
+    let (map, _) = level.to_tilemap();
+    let (art, _) = wwd_art(&level, &map, &index);
+    assert_eq!(art.report.tiles_found, art.report.tiles_used);
+    // The CLI's side files, with the real atlases where the game has them.
+    let mut files = write_tileset_images(&map, &dir, "claw");
+    for (i, ts) in map.tilesets.iter().enumerate() {
+        if let Some(atlas) = art.tileset_images.get(&ts.name) {
+            let name = format!("claw.tileset{i}.png");
+            std::fs::write(dir.join(&name), preview::encode_png(atlas).unwrap()).unwrap();
+            files.images.insert(ts.name.clone(), atlas.clone());
+        }
+    }
+    let exported = export(&map, &files, &dir, "claw");
+    let hide = hide_objects(&map);
+    for path in &exported {
+        let tiled = tiled_render(&script, path, &png_beside(path, "game"), &hide);
+        let ours = our_render_with(&map, &files.images);
+        let tally = compare("claw with game tiles", &tiled, &ours, None);
+        assert_eq!(tally.differing, 0, "{}: {tally:?}", path.display());
+        let back = levelkit::import::tiled::from_tmx(&std::fs::read(path).unwrap())
+            .or_else(|_| levelkit::import::tiled::from_tmj(&std::fs::read(path).unwrap()))
+            .unwrap();
+        let again = wwd::from_tilemap(&back.map).unwrap().0;
+        assert_eq!(again.write().unwrap(), level.write().unwrap());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
