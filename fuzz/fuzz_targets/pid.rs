@@ -31,13 +31,19 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(rgba.rgba.len(), image.pixels.len() * 4);
         let png = pid_to_png(&image, Some(&palette)).expect("a read image becomes a PNG");
         let (again, _) = pid_from_png(&png, None, &limits).expect("its PNG reads back");
-        assert!(again.write().expect("writes") == data, "PNG round trip changed the bytes");
+        assert!(
+            again.write().expect("writes") == data,
+            "PNG round trip changed the bytes"
+        );
     }
     if let Ok(screen) = Pcx::read_with(data, &limits) {
         let _ = screen.validate();
         let _ = Codec::dump(&screen, "fuzz.pcx");
         let _ = screen.to_rgba(Some(&samples::palette()));
-        assert!(screen.write().expect("writes") == data, "pcx write changed the bytes");
+        assert!(
+            screen.write().expect("writes") == data,
+            "pcx write changed the bytes"
+        );
     }
     if let Ok(palette) = Palette::read(data) {
         assert!(palette.write() == data);
