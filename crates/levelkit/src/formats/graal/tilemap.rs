@@ -159,12 +159,10 @@ fn px(tiles: f64) -> f64 {
     tiles * f64::from(TILE_PX)
 }
 
+/// A link coordinate as a string property, exactly as written (`30.5`, `15.50`,
+/// `playerx+25`).
 fn coord_value(c: &LinkCoord) -> PropertyValue {
-    match c {
-        LinkCoord::Tiles(v) => PropertyValue::Float(*v),
-        LinkCoord::PlayerX => PropertyValue::String("playerx".into()),
-        LinkCoord::PlayerY => PropertyValue::String("playery".into()),
-    }
+    PropertyValue::String(c.0.to_editor_text())
 }
 
 /// Whether a tile position survives as pixels rounded to 6 significant digits.
@@ -484,17 +482,11 @@ impl Props<'_> {
     fn coord(&self, name: &str) -> Result<LinkCoord> {
         let value = self.props.get(name);
         let parsed = match value {
-            Some(PropertyValue::Float(f)) if f.is_finite() => Some(LinkCoord::Tiles(*f)),
-            Some(PropertyValue::Int(i)) => Some(LinkCoord::Tiles(*i as f64)),
-            Some(PropertyValue::String(s)) => match s.trim() {
-                "playerx" => Some(LinkCoord::PlayerX),
-                "playery" => Some(LinkCoord::PlayerY),
-                t => t
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .map(LinkCoord::Tiles),
-            },
+            Some(PropertyValue::Float(f)) if f.is_finite() => Some(LinkCoord::tiles(*f)),
+            Some(PropertyValue::Int(i)) => LinkCoord::word(i.to_string().as_bytes()),
+            Some(PropertyValue::String(s)) => RawString::from_editor_text(s.trim())
+                .ok()
+                .and_then(|t| LinkCoord::word(t.as_bytes())),
             _ => None,
         };
         parsed.ok_or_else(|| {
@@ -505,7 +497,10 @@ impl Props<'_> {
             };
             self.error(
                 name,
-                format!("property {name:?} must be a number, playerx or playery, but {found}"),
+                format!(
+                    "property {name:?} must be one word (a number, playerx, playery+2, …) in \
+                     Windows-1252, but {found}"
+                ),
             )
         })
     }

@@ -44,7 +44,8 @@ mod validate;
 pub mod write;
 
 pub use level::{
-    NPC_LINE_BREAK, format_number, from_level, link_line, parse_link_tokens, to_level,
+    NPC_LINE_BREAK, format_number, from_level, from_level_as, link_line, parse_link_tokens,
+    to_level, with_version,
 };
 pub use model::*;
 pub use read::{read, read_with};
