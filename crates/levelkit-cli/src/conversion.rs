@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Format;
 use levelkit::document::Model;
+use levelkit::formats::graal::binary::{self as graal, Version as GraalVersion};
 use levelkit::formats::wwd::WriteOptions;
 use levelkit::registry::Common;
 
@@ -22,6 +23,8 @@ pub struct Target {
     pub tiles: Option<PathBuf>,
     /// Images without a palette of their own, and PNGs made into PIDs: `--palette`.
     pub palette: Option<PathBuf>,
+    /// Binary Graal levels only: the version to write (`--graal-version`).
+    pub graal_version: Option<GraalVersion>,
 }
 
 impl Target {
@@ -38,12 +41,22 @@ impl Target {
             compress,
             tiles: None,
             palette: None,
+            graal_version: None,
         })
     }
 
     /// The same target drawing tiles from `tiles` (`--tiles`).
     pub fn with_tiles(mut self, tiles: Option<PathBuf>) -> Target {
         self.tiles = tiles;
+        self
+    }
+
+    /// The same target writing binary Graal levels of `version` (`--graal-version`); other
+    /// formats ignore it.
+    pub fn with_graal_version(mut self, version: Option<GraalVersion>) -> Target {
+        if self.format == Format::GraalLevel {
+            self.graal_version = version;
+        }
         self
     }
 
@@ -244,6 +257,7 @@ pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyho
             compress: target.compress,
             relayout: false,
         })?),
+        (Model::Graal(g), Format::GraalLevel) => Ok(graal_as(g, target, notes)?),
         (model, format) if format == model.format() => Ok(model.write()?),
         (model, format) => {
             // A pair levelkit does not convert is a usage error; a map that cannot become a
@@ -263,9 +277,26 @@ pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyho
                     compress: target.compress,
                     relayout: false,
                 })?),
+                Model::Graal(g) => Ok(graal_as(&g, target, notes)?),
                 other => Ok(other.write()?),
             }
         }
+    }
+}
+
+/// A binary Graal level's bytes in the target's `--graal-version` (its own when none).
+fn graal_as(
+    g: &graal::Graal,
+    target: &Target,
+    notes: &mut Vec<String>,
+) -> levelkit::Result<Vec<u8>> {
+    match target.graal_version {
+        Some(version) if version != g.version => {
+            let (g, warnings) = graal::with_version(g, version);
+            notes.extend(warnings.iter().map(|w| w.to_string()));
+            g.write()
+        }
+        _ => g.write(),
     }
 }
 
