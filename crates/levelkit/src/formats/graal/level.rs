@@ -79,10 +79,14 @@ pub fn format_number(v: f64) -> String {
 /// A link destination coordinate, exactly as the level writes it: one word such as `30`,
 /// `15.50`, `playerx`, `playery-9` or `playerx+25`.
 ///
-/// GServer keeps a link's `newX`/`newY` as strings and the client evaluates them, so real
-/// levels hold expressions as well as numbers (138 of about 2,900 classic levels do). The word
-/// is kept byte for byte, so `15.50` stays `15.50` in every format; [`LinkCoord::meaning`] is
-/// its numeric meaning where it has one. In JSON it is a string; in Tiled, a string property.
+/// Sources: `shared/specs/graal-notes.md` §1.1 says a destination is a number or
+/// `playerx`/`playery`; GServer-v2 (`server/src/TLevelLink.cpp`, `parseLinkStr`/`getLinkStr`)
+/// and OpenGraal (`Link(… string NewX, string NewY)`) keep it as a string the client evaluates.
+/// The real files side with the string: `graal/expression-links/` (and 138 of about 2,900
+/// classic levels) hold `playerx+15`, `playery-23`, `playerx-10` and `11.5`. So the word is kept
+/// byte for byte in every format (`15.50` stays `15.50`; `.nw` and binary write it as it is,
+/// JSON as a string, Tiled as a string property), and [`LinkCoord::meaning`] is its numeric
+/// meaning where it has one.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct LinkCoord(pub RawString);
@@ -447,8 +451,8 @@ mod tests {
         assert!(LinkCoord::word(b"a b").is_none());
         assert_eq!(LinkCoord::tiles(61.0).as_bytes(), b"61");
         assert_eq!(LinkCoord::tiles(30.5).as_bytes(), b"30.5");
-        let c = LinkCoord::word(b"15.50").unwrap();
-        assert_eq!(serde_json::to_string(&c).unwrap(), "\"15.50\"");
+        let json = LinkCoord::word(b"15.50").map(|c| serde_json::to_string(&c).ok());
+        assert_eq!(json, Some(Some("\"15.50\"".to_string())));
     }
 
     #[test]
