@@ -277,6 +277,15 @@ fn odd_words_keep_their_spelling() {
     let model = Model::Graal(g.clone());
     let want = links(&model);
     assert_eq!(want.len(), g.links.len());
+    // Validation names the word without a numeric meaning, and nothing else about links.
+    let found: Vec<String> = g.validate().iter().map(|w| w.to_string()).collect();
+    let odd: Vec<&String> = found.iter().filter(|w| w.contains("playerx*2")).collect();
+    assert_eq!(odd.len(), 1, "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|w| w.contains("15.50") || w.contains("playery-9"))
+    );
     let (nw_model, nw_bytes) = convert(&model, Format::Nw, "to nw");
     assert_eq!(link_lines(&nw_bytes, Format::Nw), want.len());
     let text = String::from_utf8_lossy(&nw_bytes);
