@@ -12,8 +12,9 @@
 //!   the level writes (`30.5`, `playerx`, `playerx+25`, read back as written; a float or int
 //!   property, as older maps have, is read as that number). Chests become 2 × 2-tile
 //!   rectangles; signs, baddies and NPCs points; all in pixels, with every field as a typed
-//!   property (NPC scripts and sign texts included). When a position in tiles would not survive a pixel value rounded to 6 significant digits (as Tiled
-//!   may store it), the float properties `tile_x` / `tile_y` hold it exactly.
+//!   property (NPC scripts and sign texts included). When a position in tiles would not survive
+//!   a pixel value rounded to 6 significant digits (as Tiled may store it), the float properties
+//!   `tile_x` / `tile_y` hold it exactly.
 //!
 //! That is the *meaning*, what a user edits. [`graal_to_tilemap`] and
 //! [`crate::formats::graal::nw::tilemap::nw_to_tilemap`] add the *raw form* of whatever the meaning does
