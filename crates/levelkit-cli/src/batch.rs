@@ -60,9 +60,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 Target::new(format, args.compression())?
                     .with_tiles(args.tiles.clone())
                     .with_game(args.game.clone())
-                    .with_palette(args.palette.clone()),
+                    .with_palette(args.palette.clone())
+                    .with_graal_version(args.graal_version),
             );
         }
+    }
+    if args.graal_version.is_some() && !args.to.contains(&levelkit::Format::GraalLevel) {
+        return Err(usage(
+            "--graal-version applies to graal output; --to has no graal",
+        ));
     }
     if let Some(stdin) = args.paths.iter().find(|p| is_stdio(p)) {
         return Err(usage(format!(

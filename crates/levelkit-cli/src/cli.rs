@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use levelkit::Format;
+use levelkit::formats::graal::binary::Version as GraalVersion;
 use levelkit::registry::FORMATS;
 
 const EXIT_STATUS: &str = "\
@@ -199,6 +200,14 @@ pub struct ConvertArgs {
     /// PNG.
     #[arg(long, value_name = "PATH")]
     pub palette: Option<PathBuf>,
+    /// The version of the binary Graal levels written (.graal output): Z3-V1.03, Z3-V1.04,
+    /// GR-V1.00 to GR-V1.03 or GR-V1.05. By default a level keeps its own version, and a level
+    /// from a .nw (which has no version) or from a Tiled map without the `graal_version`
+    /// property becomes GR-V1.03 (GR-V1.05 when it has several layers). A version without a
+    /// section the level uses (NPCs, chests, verses, layers) leaves it out with a warning
+    /// (layers: GR-V1.05 is written instead).
+    #[arg(long, value_name = "VERSION", value_parser = graal_version)]
+    pub graal_version: Option<GraalVersion>,
     /// Batch mode: print every warning with its file (by default they are counted by kind in
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]
@@ -223,6 +232,16 @@ impl ConvertArgs {
             _ => None,
         }
     }
+}
+
+/// A binary Graal level version from its header text (`GR-V1.03`).
+pub fn graal_version(name: &str) -> Result<GraalVersion, String> {
+    GraalVersion::from_header(name.as_bytes()).ok_or_else(|| {
+        format!(
+            "{name:?} is not a binary Graal level version (Z3-V1.03, Z3-V1.04, GR-V1.00, GR-V1.01, \
+             GR-V1.02, GR-V1.03 or GR-V1.05)"
+        )
+    })
 }
 
 /// The names of the formats levelkit can write today, for messages.

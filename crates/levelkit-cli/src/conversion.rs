@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Format;
 use levelkit::document::Model;
+use levelkit::formats::graal::binary::{self as graal, Version as GraalVersion};
 use levelkit::formats::wwd::WriteOptions;
 use levelkit::registry::Common;
 
@@ -24,6 +25,8 @@ pub struct Target {
     pub palette: Option<PathBuf>,
     /// WWD levels: the game's REZ archive or a folder extracted from it (`--game`).
     pub game: Option<PathBuf>,
+    /// Binary Graal levels only: the version to write (`--graal-version`).
+    pub graal_version: Option<GraalVersion>,
 }
 
 impl Target {
@@ -41,6 +44,7 @@ impl Target {
             tiles: None,
             palette: None,
             game: None,
+            graal_version: None,
         })
     }
 
@@ -53,6 +57,15 @@ impl Target {
     /// The same target drawing WWD levels with the graphics of `game` (`--game`).
     pub fn with_game(mut self, game: Option<PathBuf>) -> Target {
         self.game = game;
+        self
+    }
+
+    /// The same target writing binary Graal levels of `version` (`--graal-version`); other
+    /// formats ignore it.
+    pub fn with_graal_version(mut self, version: Option<GraalVersion>) -> Target {
+        if self.format == Format::GraalLevel {
+            self.graal_version = version;
+        }
         self
     }
 
@@ -267,6 +280,7 @@ pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyho
             compress: target.compress,
             relayout: false,
         })?),
+        (Model::Graal(g), Format::GraalLevel) => Ok(graal_as(g, target, notes)?),
         (model, format) if format == model.format() => Ok(model.write()?),
         (model, format) => {
             // A pair levelkit does not convert is a usage error; a map that cannot become a
@@ -286,9 +300,26 @@ pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyho
                     compress: target.compress,
                     relayout: false,
                 })?),
+                Model::Graal(g) => Ok(graal_as(&g, target, notes)?),
                 other => Ok(other.write()?),
             }
         }
+    }
+}
+
+/// A binary Graal level's bytes in the target's `--graal-version` (its own when none).
+fn graal_as(
+    g: &graal::Graal,
+    target: &Target,
+    notes: &mut Vec<String>,
+) -> levelkit::Result<Vec<u8>> {
+    match target.graal_version {
+        Some(version) if version != g.version => {
+            let (g, warnings) = graal::with_version(g, version);
+            notes.extend(warnings.iter().map(|w| w.to_string()));
+            g.write()
+        }
+        _ => g.write(),
     }
 }
 

@@ -46,7 +46,14 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let target = Target::new(format, args.compression())?
         .with_tiles(args.tiles.clone())
         .with_game(args.game.clone())
-        .with_palette(args.palette.clone());
+        .with_palette(args.palette.clone())
+        .with_graal_version(args.graal_version);
+    if args.graal_version.is_some() && format != Format::GraalLevel {
+        return Err(usage(format!(
+            "--graal-version applies to graal output, not {}",
+            format.name()
+        )));
+    }
     if !is_stdio(input) && !is_stdio(output) && files::same_file(input, output) {
         return Err(usage(format!(
             "{} is both the input and the output; levelkit never writes to its input",

@@ -947,6 +947,82 @@ fn graal_converts_to_nw_and_back_through_the_cli() {
     assert_eq!(run.code, 2, "{run:?}");
 }
 
+/// `--graal-version`: the version of a binary level written from `.nw` (which has none) or
+/// from another binary level; GR-V1.03 by default; refused for other outputs.
+#[test]
+fn graal_version_chooses_the_binary_version() {
+    let dir = all_samples();
+    let run = levelkit(dir.path(), &["convert", "island.graal", "island.nw"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let header = |name: &str| std::fs::read(dir.path().join(name)).unwrap()[..8].to_vec();
+    let run = levelkit(dir.path(), &["convert", "island.nw", "default.graal"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(header("default.graal"), b"GR-V1.03");
+    let run = levelkit(
+        dir.path(),
+        &[
+            "convert",
+            "--graal-version",
+            "GR-V1.02",
+            "island.nw",
+            "v102.graal",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(header("v102.graal"), b"GR-V1.02");
+    let run = levelkit(dir.path(), &["convert", "v102.graal", "v102.nw"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let links = |name: &str| {
+        String::from_utf8_lossy(&std::fs::read(dir.path().join(name)).unwrap())
+            .lines()
+            .filter(|l| l.starts_with("LINK "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(links("v102.nw"), links("island.nw"));
+    assert_eq!(links("island.nw").len(), 2);
+    // Batch mode too, and a .graal rewritten in another version.
+    let run = levelkit(
+        dir.path(),
+        &[
+            "convert",
+            "--graal-version",
+            "GR-V1.02",
+            "--to",
+            "graal,json",
+            "island.graal",
+            "village.nw",
+            "--out",
+            "b",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(header("b/island.graal"), b"GR-V1.02");
+    // Usage errors: an unknown version, and an output that is not a binary level.
+    let run = levelkit(
+        dir.path(),
+        &[
+            "convert",
+            "--graal-version",
+            "GR-V9.99",
+            "island.nw",
+            "x.graal",
+        ],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    let run = levelkit(
+        dir.path(),
+        &[
+            "convert",
+            "--graal-version",
+            "GR-V1.02",
+            "island.graal",
+            "x.nw",
+        ],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+}
+
 #[test]
 fn batch_converts_every_sample_to_json_and_back() {
     let dir = all_samples();

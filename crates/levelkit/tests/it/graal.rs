@@ -143,7 +143,7 @@ fn castlewarp_sign_and_npcs_decode() {
         ),
         (31, 44, 2, 1)
     );
-    assert_eq!(meaning.links[0].dest_x, level::LinkCoord::Tiles(27.5));
+    assert_eq!(meaning.links[0].dest_x, level::LinkCoord::tiles(27.5));
 }
 
 #[test]
@@ -255,8 +255,8 @@ fn hand_assembled_v101_reads_and_writes() {
     assert_eq!((meaning.npcs[0].x, meaning.npcs[0].y), (5.0, 6.0));
     assert_eq!(meaning.baddies[0].verses.len(), 3);
     assert_eq!(sign_text::to_text(&meaning.signs[0].glyphs), "AB \na");
-    assert_eq!(meaning.links[0].dest_x, level::LinkCoord::PlayerX);
-    assert_eq!(meaning.links[0].dest_y, level::LinkCoord::Tiles(5.5));
+    assert_eq!(meaning.links[0].dest_x, level::LinkCoord::player_x());
+    assert_eq!(meaning.links[0].dest_y, level::LinkCoord::tiles(5.5));
     // Back to a binary level: GR-V1.03, the same meaning.
     let (again, warnings) = graal::from_level(&meaning);
     assert!(warnings.is_empty(), "{warnings:?}");

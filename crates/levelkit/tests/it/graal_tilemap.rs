@@ -290,7 +290,7 @@ fn graal_edits_come_back_as_exactly_that_edit() {
     let mut want = g.clone();
     want.npcs[1].script = RawString(b"say bye;\xA7hide;".to_vec());
     let mut l = meaning.links[0].clone();
-    l.dest_x = level::LinkCoord::Tiles(12.5);
+    l.dest_x = level::LinkCoord::tiles(12.5);
     want.links[0] = graal::link_line(&l);
     want.chests[0].bytes[2] = 3 + 32;
     check(m, want, "properties");
@@ -616,7 +616,8 @@ fn odd_graal_records_come_back_exactly_and_edit_field_by_field() {
     want.npcs[0].y_raw += 1;
     want.signs[0].x_raw += 1;
     let n = want.links.len() - 2;
-    want.links[n] = RawString::from("spaced.nw 1 2 3 4 30 6");
+    // The untouched destX keeps its spelling (`30.0`): a coordinate is a word.
+    want.links[n] = RawString::from("spaced.nw 1 2 3 4 30.0 6");
     assert!(
         gt::tilemap_to_graal(&m).unwrap().0 == want,
         "moves keep the odd text"

@@ -166,8 +166,8 @@ fn case_every_statement() -> (Nw, Vec<u8>) {
                 44,
                 2,
                 1,
-                Coord::Number(27.5),
-                Coord::Number(49.0),
+                Coord::tiles(27.5),
+                Coord::tiles(49.0),
                 None,
             )),
             e(link(
@@ -176,8 +176,8 @@ fn case_every_statement() -> (Nw, Vec<u8>) {
                 0,
                 64,
                 1,
-                Coord::PlayerX,
-                Coord::Number(61.0),
+                Coord::player_x(),
+                Coord::tiles(61.0),
                 None,
             )),
             e(link(
@@ -186,8 +186,8 @@ fn case_every_statement() -> (Nw, Vec<u8>) {
                 2,
                 3,
                 4,
-                Coord::PlayerX,
-                Coord::PlayerY,
+                Coord::player_x(),
+                Coord::player_y(),
                 Some((0, 1)),
             )),
             // GServer's rule: no file extension before the last eight words, so no layers.
@@ -197,8 +197,8 @@ fn case_every_statement() -> (Nw, Vec<u8>) {
                 0,
                 64,
                 1,
-                Coord::Number(30.0),
-                Coord::Number(61.0),
+                Coord::tiles(30.0),
+                Coord::tiles(61.0),
                 None,
             )),
             e(Statement::Sign(Sign {
@@ -309,8 +309,8 @@ fn cases() -> Vec<(&'static str, Nw, Vec<u8>)> {
                             2,
                             3,
                             4,
-                            Coord::Number(5.0),
-                            Coord::Number(0.5),
+                            Coord::word(b"+5").unwrap(),
+                            Coord::word(b".5").unwrap(),
                             None,
                         ),
                         b"LINK  a.nw 1 2 3 4 +5 .5 \n",
@@ -421,7 +421,7 @@ fn json_keeps_every_case() {
     assert_eq!(json["line_ending"], "lf");
     assert_eq!(json["statements"][0]["board"]["tiles"][1], 127);
     assert_eq!(json["statements"][3]["link"]["dest_x"], "playerx");
-    assert_eq!(json["statements"][2]["link"]["dest_x"]["number"], 27.5);
+    assert_eq!(json["statements"][2]["link"]["dest_x"], "27.5");
     assert_eq!(json["statements"][11]["chest"]["item"], "greenrupee");
     assert_eq!(json["statements"][12]["chest"]["item"], 7);
     assert_eq!(json["statements"][18]["verbatim"], "; a comment-like line");
@@ -448,7 +448,7 @@ fn edited_values_are_written_canonically_and_the_rest_is_kept() {
     // A stale source (the JSON user edited `source` into nonsense) is ignored, not written.
     level.statements[1].source = Some(raw("LINK b.nw 1 2 3 4 5 6\n"));
     let out = level.write().unwrap();
-    let needle = b"\nLINK a.nw 1 2 3 4 5 0.5\n";
+    let needle = b"\nLINK a.nw 1 2 3 4 +5 .5\n";
     assert!(
         out.windows(needle.len()).any(|w| w == needle),
         "{}",
@@ -530,8 +530,8 @@ fn the_link_rule() {
             0,
             64,
             1,
-            Coord::Number(30.0),
-            Coord::Number(61.0),
+            Coord::tiles(30.0),
+            Coord::tiles(61.0),
             None,
         ))],
     );
@@ -719,7 +719,7 @@ fn the_village_sample() {
     );
     assert_eq!(level.baddies[0].kind, 2);
     assert_eq!(level.chests[0].item, 1);
-    assert_eq!(level.links[1].dest_x, LinkCoord::PlayerX);
+    assert_eq!(level.links[1].dest_x, LinkCoord::player_x());
     let (again, warnings) = Nw::from_level(&level);
     assert!(warnings.is_empty(), "{warnings:#?}");
     assert_eq!(again, village);
@@ -902,7 +902,7 @@ fn real_files_have_the_content_read_by_hand() {
     assert_eq!((l.x, l.y, l.width, l.height), (31, 44, 2, 1));
     assert_eq!(
         (&l.dest_x, &l.dest_y),
-        (&LinkCoord::Tiles(27.5), &LinkCoord::Tiles(49.0))
+        (&LinkCoord::tiles(27.5), &LinkCoord::tiles(49.0))
     );
     assert_eq!(graal.links[1].dest, raw("staff1.graal"));
     assert_eq!(
@@ -1187,9 +1187,12 @@ fn coord() -> impl Strategy<Value = Coord> {
 
 fn coord_of(wild: bool) -> impl Strategy<Value = Coord> {
     prop_oneof![
-        4 => num_of(wild).prop_map(Coord::Number),
-        1 => Just(Coord::PlayerX),
-        1 => Just(Coord::PlayerY),
+        4 => num_of(wild).prop_map(Coord::tiles),
+        1 => Just(Coord::player_x()),
+        1 => Just(Coord::player_y()),
+        // Expressions and spellings real levels use: `playerx+25`, `playery-9`, `15.50`.
+        1 => "player[xy]([+-][0-9]{1,2}(\\.[0-9]{1,2})?)?|[0-9]{1,2}\\.[0-9]0"
+            .prop_map(|s| Coord::word(s.as_bytes()).unwrap()),
     ]
 }
 
@@ -1403,11 +1406,7 @@ fn representable_level() -> impl Strategy<Value = Level> {
                     tiles,
                 });
             }
-            let lc = |c: Coord| match c {
-                Coord::Number(v) => LinkCoord::Tiles(v),
-                Coord::PlayerX => LinkCoord::PlayerX,
-                Coord::PlayerY => LinkCoord::PlayerY,
-            };
+            let lc = |c: Coord| -> LinkCoord { c };
             Level {
                 layers,
                 links: links

@@ -396,8 +396,9 @@ fn tmx_island_has_the_atlas_gids_and_typed_object_properties() {
     assert_eq!((link.num("x"), link.num("y")), (31.0 * 16.0, 29.0 * 16.0));
     assert_eq!((link.num("width"), link.num("height")), (32.0, 16.0));
     let lp = link.props();
-    assert_eq!(prop(&lp, "dest_x"), (Some("float"), "30.5"));
-    assert_eq!(prop(&lp, "dest_y"), (Some("float"), "12"));
+    // Link destinations are words (`30.5`, `playerx+2`): string properties, as written.
+    assert_eq!(prop(&lp, "dest_x"), (None, "30.5"));
+    assert_eq!(prop(&lp, "dest_y"), (None, "12"));
     assert_eq!(prop(&lp, "dest"), (None, "sample_house.nw"));
     let first = objs[0].props();
     assert_eq!(prop(&first, "dest_x"), (None, "playerx"));
@@ -745,7 +746,7 @@ fn tmj_island_and_claw_values() {
     );
     assert_eq!(
         tmj_props(link)["dest_x"],
-        ("float".to_string(), 30.5.into())
+        ("string".to_string(), "30.5".into())
     );
     let chest = objs.iter().find(|o| o["type"] == "chest").unwrap();
     assert_eq!(tmj_props(chest)["item"], ("int".to_string(), 2.into()));
@@ -953,7 +954,10 @@ fn tiled_reads_classes_and_typed_properties_as_written() {
     assert_eq!(npc["type"], "npc");
     assert_eq!(npc["point"], true);
     assert_eq!(tmj_props(npc)["script"].1, NPC_SCRIPT);
-    assert_eq!(tmj_props(&objs[1])["dest_x"], ("float".into(), 30.5.into()));
+    assert_eq!(
+        tmj_props(&objs[1])["dest_x"],
+        ("string".into(), "30.5".into())
+    );
     let chest = objs.iter().find(|o| o["type"] == "chest").unwrap();
     assert_eq!(tmj_props(chest)["item"], ("int".into(), 2.into()));
     assert_eq!(json["layers"][0]["data"][0], 1 + 31 * 128);

@@ -73,7 +73,7 @@ fn levels() -> Vec<(String, Vec<u8>)> {
 /// (`<stem>.tileset<N>.png`). (Without images, Tiled 1.8 drops the undeclared tiles of an
 /// image-less tileset when it reads a TMJ, so a map must carry its tileset images to survive a
 /// TMJ save; the CLI always writes them.)
-fn export(map: &levelkit::tilemap::TileMap, dir: &Path, stem: &str) -> Vec<u8> {
+pub(crate) fn export(map: &levelkit::tilemap::TileMap, dir: &Path, stem: &str) -> Vec<u8> {
     use levelkit::export::png;
     use levelkit::export::tiled::TilesetImage;
     let mut options = TiledOptions::default();

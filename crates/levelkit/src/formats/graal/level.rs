@@ -67,16 +67,122 @@ pub fn atlas_position(index: u16) -> (u16, u16) {
     ((i / 512) * 16 + i % 16, (i / 16) % 32)
 }
 
-/// A link destination coordinate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LinkCoord {
+/// Format a number the way level files write it: `30`, `27.5`, `-1`.
+pub fn format_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A link destination coordinate, exactly as the level writes it: one word such as `30`,
+/// `15.50`, `playerx`, `playery-9` or `playerx+25`.
+///
+/// Sources: `shared/specs/graal-notes.md` §1.1 says a destination is a number or
+/// `playerx`/`playery`; GServer-v2 (`server/src/TLevelLink.cpp`, `parseLinkStr`/`getLinkStr`)
+/// and OpenGraal (`Link(… string NewX, string NewY)`) keep it as a string the client evaluates.
+/// The real files side with the string: `graal/expression-links/` (and 138 of about 2,900
+/// classic levels) hold `playerx+15`, `playery-23`, `playerx-10` and `11.5`. So the word is kept
+/// byte for byte in every format (`15.50` stays `15.50`; `.nw` and binary write it as it is,
+/// JSON as a string, Tiled as a string property), and [`LinkCoord::meaning`] is its numeric
+/// meaning where it has one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LinkCoord(pub RawString);
+
+/// What a [`LinkCoord`] means, where it has a numeric meaning.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CoordMeaning {
     /// A number of tiles (may be fractional).
     Tiles(f64),
-    /// Keep the player's x (`playerx`).
-    PlayerX,
-    /// Keep the player's y (`playery`).
-    PlayerY,
+    /// The player's x plus an offset in tiles (`playerx`, `playerx+25`, `playerx-2`).
+    PlayerX(f64),
+    /// The player's y plus an offset in tiles (`playery`, `playery-9`).
+    PlayerY(f64),
+}
+
+impl LinkCoord {
+    /// A number of tiles, written the shortest way (`30`, `27.5`).
+    pub fn tiles(v: f64) -> Self {
+        LinkCoord(RawString::from(format_number(v).as_bytes()))
+    }
+
+    /// `playerx`: keep the player's x.
+    pub fn player_x() -> Self {
+        LinkCoord(RawString::from(&b"playerx"[..]))
+    }
+
+    /// `playery`: keep the player's y.
+    pub fn player_y() -> Self {
+        LinkCoord(RawString::from(&b"playery"[..]))
+    }
+
+    /// A coordinate word, or `None` when `word` is not one word (empty, or with a space, tab,
+    /// `\r` or `\n`: level files split words there).
+    pub fn word(word: &[u8]) -> Option<Self> {
+        let ok = !word.is_empty()
+            && !word
+                .iter()
+                .any(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+        ok.then(|| LinkCoord(RawString::from(word)))
+    }
+
+    /// The bytes, as written.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    /// The numeric meaning: a decimal number (`[+-]digits[.digits]`, or `.5`), or `playerx` /
+    /// `playery` optionally followed by `+` or `-` and such a number. `None` for other words.
+    pub fn meaning(&self) -> Option<CoordMeaning> {
+        let b = self.as_bytes();
+        if let Some(rest) = b.strip_prefix(b"playerx") {
+            return player_offset(rest).map(CoordMeaning::PlayerX);
+        }
+        if let Some(rest) = b.strip_prefix(b"playery") {
+            return player_offset(rest).map(CoordMeaning::PlayerY);
+        }
+        decimal(b).map(CoordMeaning::Tiles)
+    }
+
+    /// The number of tiles, when the word is a plain number.
+    pub fn number(&self) -> Option<f64> {
+        match self.meaning()? {
+            CoordMeaning::Tiles(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// The offset after `playerx`/`playery`: nothing (0) or a signed decimal.
+fn player_offset(rest: &[u8]) -> Option<f64> {
+    match rest.first() {
+        None => Some(0.0),
+        Some(b'+' | b'-') => decimal(rest),
+        Some(_) => None,
+    }
+}
+
+/// A decimal number: an optional sign, digits and an optional fraction; finite.
+fn decimal(token: &[u8]) -> Option<f64> {
+    let body = match token.first() {
+        Some(b'+' | b'-') => token.get(1..)?,
+        _ => token,
+    };
+    let (whole, fraction) = match body.iter().position(|&b| b == b'.') {
+        Some(at) => (body.get(..at)?, body.get(at.checked_add(1)?..)?),
+        None => (body, &[][..]),
+    };
+    let digits = |part: &[u8]| part.iter().all(u8::is_ascii_digit);
+    if !digits(whole) || !digits(fraction) || (whole.is_empty() && fraction.is_empty()) {
+        return None;
+    }
+    std::str::from_utf8(token)
+        .ok()?
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
 }
 
 /// A level link: a rectangle of tiles that moves the player to another level.
@@ -325,6 +431,28 @@ mod tests {
         // A lone `#` before a character that forms an escape cannot be told apart from the
         // escape in `.nw` text: the binary bytes are the only lossless form.
         assert_eq!(from_text("#4").0, [YINYANG, YINYANG + 1]);
+    }
+
+    #[test]
+    fn coord_meanings() {
+        let m = |s: &str| LinkCoord::word(s.as_bytes()).and_then(|c| c.meaning());
+        assert_eq!(m("30"), Some(CoordMeaning::Tiles(30.0)));
+        assert_eq!(m("15.50"), Some(CoordMeaning::Tiles(15.5)));
+        assert_eq!(m(".5"), Some(CoordMeaning::Tiles(0.5)));
+        assert_eq!(m("-1"), Some(CoordMeaning::Tiles(-1.0)));
+        assert_eq!(m("playerx"), Some(CoordMeaning::PlayerX(0.0)));
+        assert_eq!(m("playerx+25"), Some(CoordMeaning::PlayerX(25.0)));
+        assert_eq!(m("playery-9"), Some(CoordMeaning::PlayerY(-9.0)));
+        assert_eq!(m("playery-"), None);
+        assert_eq!(m("playerz"), None);
+        assert_eq!(m("1e5"), None);
+        assert_eq!(m("."), None);
+        assert!(LinkCoord::word(b"").is_none());
+        assert!(LinkCoord::word(b"a b").is_none());
+        assert_eq!(LinkCoord::tiles(61.0).as_bytes(), b"61");
+        assert_eq!(LinkCoord::tiles(30.5).as_bytes(), b"30.5");
+        let json = LinkCoord::word(b"15.50").map(|c| serde_json::to_string(&c).ok());
+        assert_eq!(json, Some(Some("\"15.50\"".to_string())));
     }
 
     #[test]

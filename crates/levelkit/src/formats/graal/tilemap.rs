@@ -8,10 +8,13 @@
 //!   ([`gid`]; [`tile_index`] is the inverse).
 //! * Each board layer becomes a 64 × 64 tile layer `layer N` with the int property
 //!   `graal_layer` = N; transparent cells become gid 0.
-//! * Links become rectangles, chests 2 × 2-tile rectangles, signs, baddies and NPCs points, all in
-//!   pixels, with every field as a typed property (NPC scripts and sign texts included). When a
-//!   position in tiles would not survive a pixel value rounded to 6 significant digits (as Tiled
-//!   may store it), the float properties `tile_x` / `tile_y` hold it exactly.
+//! * Links become rectangles whose `dest_x` / `dest_y` are string properties holding the word
+//!   the level writes (`30.5`, `playerx`, `playerx+25`, read back as written; a float or int
+//!   property, as older maps have, is read as that number). Chests become 2 × 2-tile
+//!   rectangles; signs, baddies and NPCs points; all in pixels, with every field as a typed
+//!   property (NPC scripts and sign texts included). When a position in tiles would not survive
+//!   a pixel value rounded to 6 significant digits (as Tiled may store it), the float properties
+//!   `tile_x` / `tile_y` hold it exactly.
 //!
 //! That is the *meaning*, what a user edits. [`graal_to_tilemap`] and
 //! [`crate::formats::graal::nw::tilemap::nw_to_tilemap`] add the *raw form* of whatever the meaning does
@@ -159,12 +162,10 @@ fn px(tiles: f64) -> f64 {
     tiles * f64::from(TILE_PX)
 }
 
+/// A link coordinate as a string property, exactly as written (`30.5`, `15.50`,
+/// `playerx+25`).
 fn coord_value(c: &LinkCoord) -> PropertyValue {
-    match c {
-        LinkCoord::Tiles(v) => PropertyValue::Float(*v),
-        LinkCoord::PlayerX => PropertyValue::String("playerx".into()),
-        LinkCoord::PlayerY => PropertyValue::String("playery".into()),
-    }
+    PropertyValue::String(c.0.to_editor_text())
 }
 
 /// Whether a tile position survives as pixels rounded to 6 significant digits.
@@ -484,17 +485,11 @@ impl Props<'_> {
     fn coord(&self, name: &str) -> Result<LinkCoord> {
         let value = self.props.get(name);
         let parsed = match value {
-            Some(PropertyValue::Float(f)) if f.is_finite() => Some(LinkCoord::Tiles(*f)),
-            Some(PropertyValue::Int(i)) => Some(LinkCoord::Tiles(*i as f64)),
-            Some(PropertyValue::String(s)) => match s.trim() {
-                "playerx" => Some(LinkCoord::PlayerX),
-                "playery" => Some(LinkCoord::PlayerY),
-                t => t
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .map(LinkCoord::Tiles),
-            },
+            Some(PropertyValue::Float(f)) if f.is_finite() => Some(LinkCoord::tiles(*f)),
+            Some(PropertyValue::Int(i)) => LinkCoord::word(i.to_string().as_bytes()),
+            Some(PropertyValue::String(s)) => RawString::from_editor_text(s.trim())
+                .ok()
+                .and_then(|t| LinkCoord::word(t.as_bytes())),
             _ => None,
         };
         parsed.ok_or_else(|| {
@@ -505,7 +500,10 @@ impl Props<'_> {
             };
             self.error(
                 name,
-                format!("property {name:?} must be a number, playerx or playery, but {found}"),
+                format!(
+                    "property {name:?} must be one word (a number, playerx, playery+2, …) in \
+                     Windows-1252, but {found}"
+                ),
             )
         })
     }

@@ -20,34 +20,7 @@ pub const NPC_LINE_BREAK: u8 = 0xA7;
 /// GR-V1.05's empty tile.
 pub const TILE_EMPTY_V105: u16 = 0xFFF;
 
-/// Format a number the way level files write it: `30`, `27.5`, `-1`.
-pub fn format_number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
-}
-
-fn parse_coord(token: &str) -> Option<LinkCoord> {
-    match token {
-        "playerx" => Some(LinkCoord::PlayerX),
-        "playery" => Some(LinkCoord::PlayerY),
-        _ => token
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .map(LinkCoord::Tiles),
-    }
-}
-
-fn coord_text(c: &LinkCoord) -> String {
-    match c {
-        LinkCoord::PlayerX => "playerx".into(),
-        LinkCoord::PlayerY => "playery".into(),
-        LinkCoord::Tiles(v) => format_number(*v),
-    }
-}
+pub use crate::formats::graal::level::format_number;
 
 /// Parse a link's tokens (`dest… x y width height destX destY`; a name with spaces takes the
 /// first `n - 6` tokens). Shared with `.nw`, whose `LINK` statements carry the same tokens.
@@ -66,8 +39,8 @@ pub fn parse_link_tokens(tokens: &[&[u8]]) -> Option<Link> {
         y: int(1)?,
         width: int(2)?,
         height: int(3)?,
-        dest_x: parse_coord(text(4)?)?,
-        dest_y: parse_coord(text(5)?)?,
+        dest_x: LinkCoord::word(tokens.get(name_len + 4)?)?,
+        dest_y: LinkCoord::word(tokens.get(name_len + 5)?)?,
         layers: None,
     })
 }
@@ -76,17 +49,11 @@ pub fn parse_link_tokens(tokens: &[&[u8]]) -> Option<Link> {
 pub fn link_line(link: &Link) -> RawString {
     let mut line = link.dest.0.clone();
     line.extend_from_slice(
-        format!(
-            " {} {} {} {} {} {}",
-            link.x,
-            link.y,
-            link.width,
-            link.height,
-            coord_text(&link.dest_x),
-            coord_text(&link.dest_y)
-        )
-        .as_bytes(),
+        format!(" {} {} {} {} ", link.x, link.y, link.width, link.height).as_bytes(),
     );
+    line.extend_from_slice(link.dest_x.as_bytes());
+    line.push(b' ');
+    line.extend_from_slice(link.dest_y.as_bytes());
     RawString(line)
 }
 
@@ -433,14 +400,61 @@ pub fn sign_record(s: &Sign, i: usize, warnings: &mut Vec<Warning>) -> SignRecor
 }
 
 /// Build a binary level from a level's meaning: `GR-V1.03`, or `GR-V1.05` for several layers.
+///
+/// This is the version a level gets when it comes from a format without one (`.nw`, or a Tiled
+/// map that has no `graal_version` property); [`from_level_as`] chooses another.
 pub fn from_level(level: &Level) -> (Graal, Vec<Warning>) {
+    from_level_as(level, None)
+}
+
+/// Build a binary level of `version` from a level's meaning (`None`: as [`from_level`]).
+///
+/// A level with several layers is written as `GR-V1.05` whatever `version` says, and the
+/// sections `version` lacks are left out, each with a warning: NPCs before `GR-V1.00`, chests
+/// before `GR-V1.01`, baddy verses in `Z3-V1.03`.
+pub fn from_level_as(level: &Level, version: Option<Version>) -> (Graal, Vec<Warning>) {
     let mut warnings = Vec::new();
     let layered = level.layers.len() > 1;
-    let version = if layered {
-        Version::GrV105
-    } else {
-        Version::GrV103
+    let version = match version {
+        Some(v) if layered && !v.has_layers() => {
+            warnings.push(Warning::warning(
+                F,
+                Location::path("layers"),
+                format!(
+                    "{} has no layers; the level has {}, so it is written as GR-V1.05",
+                    String::from_utf8_lossy(v.header()),
+                    level.layers.len()
+                ),
+            ));
+            Version::GrV105
+        }
+        Some(v) => v,
+        None if layered => Version::GrV105,
+        None => Version::GrV103,
     };
+    let header = String::from_utf8_lossy(version.header()).into_owned();
+    let mut missing = |what: &str, count: usize| {
+        if count > 0 {
+            warnings.push(Warning::warning(
+                F,
+                Location::path(what),
+                format!("{header} levels have no {what}; {count} left out"),
+            ));
+        }
+    };
+    if !version.has_npcs() {
+        missing("npcs", level.npcs.len());
+    }
+    if !version.has_chests() {
+        missing("chests", level.chests.len());
+    }
+    if !version.has_verses() {
+        let verses = level
+            .baddies
+            .iter()
+            .filter(|b| b.verses.iter().any(|v| !v.is_empty()));
+        missing("baddy verses", verses.count());
+    }
     let mut boards = Vec::new();
     for (i, layer) in level.layers.iter().enumerate() {
         boards.push(BinaryBoard {
@@ -462,11 +476,19 @@ pub fn from_level(level: &Level) -> (Graal, Vec<Warning>) {
         .collect();
     let baddies = (level.baddies.iter().enumerate())
         .map(|(i, b)| baddy_record(b, i, w))
+        .map(|mut b| {
+            if !version.has_verses() {
+                b.verses = RawString::default();
+            }
+            b
+        })
         .collect();
     let npcs = (level.npcs.iter().enumerate())
+        .filter(|_| version.has_npcs())
         .map(|(i, n)| npc_record(n, i, w))
         .collect();
     let chests = (level.chests.iter().enumerate())
+        .filter(|_| version.has_chests())
         .map(|(i, c)| chest_record(c, i, w))
         .collect();
     let signs = (level.signs.iter().enumerate())
@@ -487,4 +509,17 @@ pub fn from_level(level: &Level) -> (Graal, Vec<Warning>) {
         signs_end: None,
     };
     (graal, warnings)
+}
+
+/// `g` as a level of `version`: `g` itself when it already is one, else its meaning written
+/// with [`from_level_as`] (the warnings of both steps; the raw forms of the old version, such
+/// as its tile packets, do not carry over).
+pub fn with_version(g: &Graal, version: Version) -> (Graal, Vec<Warning>) {
+    if g.version == version {
+        return (g.clone(), Vec::new());
+    }
+    let (level, mut warnings) = to_level(g);
+    let (out, more) = from_level_as(&level, Some(version));
+    warnings.extend(more);
+    (out, warnings)
 }

@@ -18,6 +18,18 @@
 //! while they still decode to the board's tiles. Entry lines (links, verses, NPC scripts, signs)
 //! are kept as the bytes they are; [`to_level`] gives their meaning.
 //!
+//! Link destinations (`destX`, `destY`) are words kept as written: numbers, `playerx`/`playery`
+//! and expressions such as `playerx+25` ([`super::level::LinkCoord`]); a link line is left out of
+//! the meaning (with a warning) only when it has fewer than seven words or its rectangle is not
+//! four integers.
+//!
+//! Version: [`from_level`] writes `GR-V1.03` (`GR-V1.05` with several layers), so a binary
+//! level that went through `.nw` (which has no version field) or through a Tiled map without the
+//! `graal_version` property comes back as `GR-V1.03`/`GR-V1.05`, whatever it was.
+//! [`from_level_as`] and [`with_version`] write another (the CLI's `convert --graal-version`);
+//! a version without a section the level uses leaves it out with a warning. A trip through a
+//! Tiled map made from the `.graal` keeps its version (the map's `graal_version`).
+//!
 //! Lenient reading: with line-based sections every real level decodes to its end; odd content
 //! (NPCs off the board, null chests, unparseable link lines, sign bytes outside the alphabet,
 //! baddy types above 9) is reported by [`validate`], never altered.
@@ -44,7 +56,8 @@ mod validate;
 pub mod write;
 
 pub use level::{
-    NPC_LINE_BREAK, format_number, from_level, link_line, parse_link_tokens, to_level,
+    NPC_LINE_BREAK, format_number, from_level, from_level_as, link_line, parse_link_tokens,
+    to_level, with_version,
 };
 pub use model::*;
 pub use read::{read, read_with};

@@ -88,6 +88,19 @@ pub fn validate(g: &Graal) -> Vec<Warning> {
                 ),
             );
         }
+        for (axis, c) in [("destX", &l.dest_x), ("destY", &l.dest_y)] {
+            if c.meaning().is_none() {
+                warn(
+                    &mut out,
+                    format!("links[{i}]"),
+                    format!(
+                        "{axis} {:?} is neither a number nor playerx/playery with an offset \
+                         (kept as written; the client evaluates it)",
+                        c.0.display()
+                    ),
+                );
+            }
+        }
     }
     out
 }

@@ -67,8 +67,8 @@ fn write_link(out: &mut Vec<u8>, link: &Link, eol: LineEnding) -> Result<(), Str
     put_int(out, link.y);
     put_int(out, link.width);
     put_int(out, link.height);
-    put_coord(out, link.dest_x, "destX")?;
-    put_coord(out, link.dest_y, "destY")?;
+    put_coord(out, &link.dest_x, "destX")?;
+    put_coord(out, &link.dest_y, "destY")?;
     if let Some(layers) = link.layers {
         put_int(out, layers.dest_layer);
         put_int(out, layers.layer);
@@ -220,18 +220,8 @@ fn put_num(out: &mut Vec<u8>, v: f64, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn put_coord(out: &mut Vec<u8>, c: Coord, what: &str) -> Result<(), String> {
-    match c {
-        Coord::Number(v) => put_num(out, v, what),
-        Coord::PlayerX => {
-            out.extend_from_slice(b" playerx");
-            Ok(())
-        }
-        Coord::PlayerY => {
-            out.extend_from_slice(b" playery");
-            Ok(())
-        }
-    }
+fn put_coord(out: &mut Vec<u8>, c: &Coord, what: &str) -> Result<(), String> {
+    put_token(out, c.as_bytes(), what, true)
 }
 
 fn put_name_or_number(out: &mut Vec<u8>, v: &NameOrNumber, what: &str) -> Result<(), String> {

@@ -27,7 +27,7 @@ use super::read::{read_statement, split_lines};
 use super::write;
 use crate::error::{Location, Warning};
 use crate::formats::graal::level::{
-    self, BADDY_TYPES, BOARD_CELLS, CHEST_ITEMS, Level, LinkCoord, TILE_TRANSPARENT, sign_text,
+    self, BADDY_TYPES, BOARD_CELLS, CHEST_ITEMS, Level, TILE_TRANSPARENT, sign_text,
 };
 use crate::registry::Format;
 use crate::strings::RawString;
@@ -163,8 +163,8 @@ pub(crate) fn link_meaning(l: &Link) -> level::Link {
         y: l.y,
         width: l.width,
         height: l.height,
-        dest_x: link_coord(l.dest_x),
-        dest_y: link_coord(l.dest_y),
+        dest_x: l.dest_x.clone(),
+        dest_y: l.dest_y.clone(),
         layers: l.layers.map(|l| (l.dest_layer, l.layer)),
     }
 }
@@ -213,14 +213,6 @@ pub(crate) fn baddy_meaning(b: &Baddy) -> Result<level::Baddy, String> {
         verses: b.verses.clone(),
         layer: b.layer,
     })
-}
-
-fn link_coord(c: Coord) -> LinkCoord {
-    match c {
-        Coord::Number(v) => LinkCoord::Tiles(v),
-        Coord::PlayerX => LinkCoord::PlayerX,
-        Coord::PlayerY => LinkCoord::PlayerY,
-    }
 }
 
 /// A chest item's id.
@@ -303,8 +295,8 @@ pub(crate) fn link_statement(l: &level::Link) -> Statement {
         y: l.y,
         width: l.width,
         height: l.height,
-        dest_x: coord(&l.dest_x),
-        dest_y: coord(&l.dest_y),
+        dest_x: l.dest_x.clone(),
+        dest_y: l.dest_y.clone(),
         layers: l
             .layers
             .map(|(dest_layer, layer)| LinkLayers { dest_layer, layer }),
@@ -456,14 +448,6 @@ pub(crate) fn push(nw: &mut Nw, warnings: &mut Vec<Warning>, path: String, state
             Location::path(path),
             format!("cannot be written in .nw: {why}; left out"),
         )),
-    }
-}
-
-fn coord(c: &LinkCoord) -> Coord {
-    match c {
-        LinkCoord::Tiles(v) => Coord::Number(*v),
-        LinkCoord::PlayerX => Coord::PlayerX,
-        LinkCoord::PlayerY => Coord::PlayerY,
     }
 }
 

@@ -8,17 +8,19 @@
 //! # Supported
 //!
 //! Every statement of notes §3, typed: `BOARD` rows (any `x`, `width` and `layer`, data beyond
-//! `2 · width` kept), `LINK` (names with spaces, `playerx`/`playery`, TilesEditor's
-//! `destLayer layer`), `SIGN`…`SIGNEND` (text with `#` escapes, as written), `NPC`…`NPCEND`
-//! (image or `-`, optional layer, the script's lines), `CHEST` (item name or number, optional
-//! layer), `BADDY`…`BADDYEND` (type name or number, optional layer, verse lines), `TILESET`,
+//! `2 · width` kept), `LINK` (names with spaces, any word as `destX`/`destY`, kept as written:
+//! `15.50`, `playerx+25`; TilesEditor's `destLayer layer`), `SIGN`…`SIGNEND` (text with `#`
+//! escapes, as written), `NPC`…`NPCEND` (image or `-`, optional layer, the script's lines),
+//! `CHEST` (item name or number, optional layer), `BADDY`…`BADDYEND` (type name or number, optional layer, verse lines), `TILESET`,
 //! `TILESETIMAGE` and `HEIGHTS`…`HEIGHTSEND` (its rows as lines; [`Heights::grid`] reads the
 //! numbers). Unknown statements, blank lines and lines whose parameters do not parse stay in
 //! place as [`Statement::Verbatim`] lines. Bytes are kept raw
 //! ([`RawString`](crate::strings::RawString), Latin-1/Windows-1252 in practice).
 //!
 //! [`to_level`] and [`from_level`] convert to and from the [`Level`] shared with the binary
-//! format, reporting whatever does not carry over; [`from_level`] writes the original editor's
+//! format, reporting whatever does not carry over (`.nw` has no version field: a binary level
+//! made from it is `GR-V1.03`, or `GR-V1.05` with several layers, unless
+//! [`from_level_as`](super::binary::from_level_as) or `convert --graal-version` choose another); [`from_level`] writes the original editor's
 //! form (64 full ground rows, upper layers as runs, chest item names, numeric baddy types).
 //!
 //! # Byte-exactness

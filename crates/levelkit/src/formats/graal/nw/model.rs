@@ -168,19 +168,9 @@ impl BoardRow {
     }
 }
 
-/// A link destination coordinate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub enum Coord {
-    /// A number of tiles (may be fractional).
-    #[serde(rename = "number")]
-    Number(f64),
-    /// `playerx`: keep the player's x.
-    #[serde(rename = "playerx")]
-    PlayerX,
-    /// `playery`: keep the player's y.
-    #[serde(rename = "playery")]
-    PlayerY,
-}
+/// A link destination coordinate: any word, kept as written (`30`, `15.50`, `playerx+25`);
+/// the level meaning's [`LinkCoord`](crate::formats::graal::level::LinkCoord), a string in JSON.
+pub use crate::formats::graal::level::LinkCoord as Coord;
 
 /// TilesEditor's link-layer extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

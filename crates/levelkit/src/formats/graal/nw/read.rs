@@ -551,14 +551,9 @@ fn join(tokens: &[&[u8]]) -> RawString {
     RawString(tokens.join(&b' '))
 }
 
+/// A link coordinate: any word (GServer keeps it as a string; the client evaluates it).
 fn coord(token: &[u8], what: &str) -> Result<Coord, String> {
-    match token {
-        b"playerx" => Ok(Coord::PlayerX),
-        b"playery" => Ok(Coord::PlayerY),
-        _ => number(token, what)
-            .map(Coord::Number)
-            .map_err(|e| format!("{e} (nor playerx or playery)")),
-    }
+    Coord::word(token).ok_or_else(|| format!("{what} {:?} is not one word", show(token)))
 }
 
 fn name_or_number(token: &[u8], what: &str) -> Result<NameOrNumber, String> {

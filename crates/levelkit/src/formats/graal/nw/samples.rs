@@ -80,8 +80,8 @@ pub fn village() -> Nw {
         19,
         1,
         1,
-        Coord::Number(30.5),
-        Coord::Number(60.0),
+        Coord::tiles(30.5),
+        Coord::tiles(60.0),
     ));
     statements.push(link(
         "old mill.nw",
@@ -89,8 +89,8 @@ pub fn village() -> Nw {
         0,
         64,
         1,
-        Coord::PlayerX,
-        Coord::Number(61.0),
+        Coord::player_x(),
+        Coord::tiles(61.0),
     ));
     statements.push(link(
         "brookside_forest.nw",
@@ -98,8 +98,8 @@ pub fn village() -> Nw {
         1,
         1,
         62,
-        Coord::Number(1.0),
-        Coord::PlayerY,
+        Coord::tiles(1.0),
+        Coord::player_y(),
     ));
     statements.push(Entry::new(Statement::Sign(Sign {
         x: 28.0,

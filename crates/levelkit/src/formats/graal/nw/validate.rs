@@ -77,6 +77,16 @@ pub fn validate(nw: &Nw) -> Vec<Warning> {
                         l.dest.display()
                     ));
                 }
+                for (axis, c) in [("destX", &l.dest_x), ("destY", &l.dest_y)] {
+                    if c.meaning().is_none() {
+                        warn(format!(
+                            "link to {}: {axis} {:?} is neither a number nor playerx/playery \
+                             with an offset (kept as written; the client evaluates it)",
+                            l.dest.display(),
+                            c.0.display()
+                        ));
+                    }
+                }
             }
             Statement::Sign(s) => {
                 if s.layer.is_some() {
