@@ -826,7 +826,12 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
                             margins.left.saturating_add(placed.left),
                             margins.top.saturating_add(placed.top),
                         );
-                        blit(&mut image, &placed.image, (left, top), (full_w, full_h), s);
+                        let size = (
+                            i64::from(placed.image.width),
+                            i64::from(placed.image.height),
+                        );
+                        let area = ((left, top), size, (full_w, full_h), s);
+                        blit(&mut image, area, |x, y| placed.image.pixel(x, y));
                     }
                 }
                 continue;
@@ -850,22 +855,8 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
             // Tiled's rule: a tile sits on the bottom-left corner of its cell.
             let left = origin_x + cx * cell_w;
             let top = origin_y + (cy + 1) * cell_h - th;
-            // Output pixels whose sample point (o·s) falls inside the tile and the map.
-            let ox0 = ceil_div(left.max(0), s);
-            let ox1 = ceil_div((left + tw).min(full_w), s);
-            let oy0 = ceil_div(top.max(0), s);
-            let oy1 = ceil_div((top + th).min(full_h), s);
-            for oy in oy0..oy1 {
-                let ty = (oy * s - top) as u32;
-                let row = oy as usize * image.width as usize;
-                for ox in ox0..ox1 {
-                    let tx = (ox * s - left) as u32;
-                    let k = (row + ox as usize) * 4;
-                    if let Some(p) = image.rgba.get_mut(k..k + 4) {
-                        blend_into(p, src.pixel(tx, ty));
-                    }
-                }
-            }
+            let area = ((left, top), (tw, th), (full_w, full_h), s);
+            blit(&mut image, area, |x, y| Some(src.pixel(x, y)));
         }
     }
 
@@ -890,10 +881,18 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
     Ok(image)
 }
 
-/// Draw `src` with its top-left corner at canvas pixel `(left, top)` of a `full` canvas sampled
-/// every `s` pixels, blending by alpha.
-fn blit(image: &mut Image, src: &Image, (left, top): (i64, i64), full: (i64, i64), s: i64) {
-    let (w, h) = (i64::from(src.width), i64::from(src.height));
+/// Where [`blit`] draws: the source's top-left corner and size in canvas pixels, the canvas's
+/// full size, and the sampling step.
+type Area = ((i64, i64), (i64, i64), (i64, i64), i64);
+
+/// Blend a source of `size` pixels (`pixel(x, y)`, `None` outside) into the canvas with its
+/// top-left corner at canvas pixel `(left, top)`: every output pixel whose sample point (o·s)
+/// falls inside the source and the `full` canvas.
+fn blit(
+    image: &mut Image,
+    ((left, top), (w, h), full, s): Area,
+    pixel: impl Fn(u32, u32) -> Option<Rgba>,
+) {
     let ox0 = ceil_div(left.max(0), s);
     let ox1 = ceil_div(left.saturating_add(w).min(full.0), s);
     let oy0 = ceil_div(top.max(0), s);
@@ -904,7 +903,7 @@ fn blit(image: &mut Image, src: &Image, (left, top): (i64, i64), full: (i64, i64
         for ox in ox0..ox1 {
             let tx = (ox * s - left) as u32;
             let k = (row + ox as usize) * 4;
-            if let (Some(p), Some(px)) = (image.rgba.get_mut(k..k + 4), src.pixel(tx, ty)) {
+            if let (Some(p), Some(px)) = (image.rgba.get_mut(k..k + 4), pixel(tx, ty)) {
                 blend_into(p, px);
             }
         }
