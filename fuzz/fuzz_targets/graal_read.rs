@@ -24,7 +24,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let (same_version, _) = graal::from_level_as(&meaning, Some(level.version));
     let (again, _) = same_version.to_level();
-    assert!(again.links == meaning.links, "a rebuilt level changed its links");
+    assert!(
+        again.links == meaning.links,
+        "a rebuilt level changed its links"
+    );
     match level.write() {
         Ok(bytes) => assert!(bytes == data, "round trip changed the bytes"),
         Err(e) => panic!("a level that was read does not write: {e}"),
