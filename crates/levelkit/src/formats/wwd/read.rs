@@ -328,10 +328,11 @@ fn inflate_main_block(
     let max = budget.limits().max_alloc.saturating_sub(budget.allocated());
     // What the size field would have the buffer be (bounded as the first allocation is); the
     // buffer grows towards it in doubling steps, so an honest file is charged exactly that.
-    let sized = initial_inflate_size(declared, input.len(), max)
+    let by_size_field = initial_inflate_size(declared, input.len(), max);
+    let sized = by_size_field
         .saturating_add(HEADER_SIZE as usize)
         .saturating_add(1);
-    let initial = initial_inflate_size(declared, input.len(), max).min(FIRST_PROBE);
+    let initial = by_size_field.min(FIRST_PROBE);
     budget.charge(
         initial.saturating_add(HEADER_SIZE as usize),
         "inflated main block",
