@@ -63,14 +63,10 @@ fn entries(dir: &Path) -> BTreeMap<String, PathBuf> {
         .collect()
 }
 
-/// The tile id a file name stands for: the last run of digits in its stem.
+/// The tile id a file name stands for: the last run of digits in its stem (the rule the games
+/// use for their image folders, `levelkit::formats::wwd::graphics::image_number`).
 fn tile_id(path: &Path) -> Option<u32> {
-    let stem = path.file_stem()?.to_str()?;
-    let end = stem.rfind(|c: char| c.is_ascii_digit())? + 1;
-    let start = stem[..end]
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
-    stem[start..end].parse().ok()
+    levelkit::formats::wwd::graphics::image_number(path.file_name()?.to_str()?)
 }
 
 fn with_columns(mut image: Image, ts: &Tileset, path: &Path) -> anyhow::Result<Image> {
