@@ -60,6 +60,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 Target::new(format, args.compression())?
                     .with_tiles(args.tiles.clone())
                     .with_game(args.game.clone())
+                    .with_images(args.images.clone())
                     .with_palette(args.palette.clone())
                     .with_graal_version(args.graal_version),
             );

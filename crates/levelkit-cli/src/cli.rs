@@ -111,6 +111,11 @@ pub struct RenderArgs {
     /// its generated look, with a warning naming the path looked for.
     #[arg(long, value_name = "REZ|DIR")]
     pub game: Option<PathBuf>,
+    /// Graal levels: the folder of the images NPCs name (`door.png`, `block.gif`), drawn at
+    /// each NPC's place in renders and as image objects in Tiled maps; default: the level's own
+    /// folder, then its parent. An image not found keeps the NPC's marker, with a warning.
+    #[arg(long, value_name = "DIR")]
+    pub images: Option<PathBuf>,
     /// Overwrite an existing output.
     #[arg(long, short = 'f')]
     pub force: bool,
@@ -186,6 +191,11 @@ pub struct ConvertArgs {
     /// its generated look, with a warning naming the path looked for.
     #[arg(long, value_name = "REZ|DIR")]
     pub game: Option<PathBuf>,
+    /// Graal levels: the folder of the images NPCs name (`door.png`, `block.gif`), drawn at
+    /// each NPC's place in renders and as image objects in Tiled maps; default: the level's own
+    /// folder, then its parent. An image not found keeps the NPC's marker, with a warning.
+    #[arg(long, value_name = "DIR")]
+    pub images: Option<PathBuf>,
     /// Animations (.ani) to .gif or .png: the image set's frames, a folder of PNG files named by
     /// number (`FRAME001.PNG`, `001.png`: the digits the name ends with), each centred on the
     /// anchor; missing images are drawn as placeholders, with a warning.

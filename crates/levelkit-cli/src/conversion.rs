@@ -27,6 +27,9 @@ pub struct Target {
     pub game: Option<PathBuf>,
     /// Binary Graal levels only: the version to write (`--graal-version`).
     pub graal_version: Option<GraalVersion>,
+    /// Graal levels: where NPC images are (`--images`); `None`, the input's folder and its
+    /// parent.
+    pub images: Option<PathBuf>,
 }
 
 impl Target {
@@ -45,6 +48,7 @@ impl Target {
             palette: None,
             game: None,
             graal_version: None,
+            images: None,
         })
     }
 
@@ -66,6 +70,12 @@ impl Target {
         if self.format == Format::GraalLevel {
             self.graal_version = version;
         }
+        self
+    }
+
+    /// The same target finding Graal NPC images in `images` (`--images`).
+    pub fn with_images(mut self, images: Option<PathBuf>) -> Target {
+        self.images = images;
         self
     }
 
@@ -111,7 +121,7 @@ pub fn convert_with_side_files(
             side: Vec::new(),
         });
     }
-    let Some((map, warnings)) = model.to_tilemap() else {
+    let Some((mut map, warnings)) = model.to_tilemap() else {
         return Err(usage(format!(
             "a {} file is not a tile map; it cannot become {}",
             model.format().name(),
@@ -155,9 +165,16 @@ pub fn convert_with_side_files(
         }
         sprites = art.sprites;
     }
+    if matches!(model, Model::Graal(_) | Model::Nw(_)) {
+        let (npcs, warnings) = crate::game::npc_art(&map, target.images.as_deref(), input);
+        notes.extend(warnings.iter().map(|w| w.to_string()));
+        sprites.extend(npcs);
+    }
     if target.format == Format::Png {
         let mut options = png::RenderOptions {
             scale: png::Scale::Fit,
+            // With real graphics, a marker means "no image": say which objects those are.
+            legend: target.game.is_some() || !sprites.is_empty(),
             sprites,
             ..png::RenderOptions::default()
         };
@@ -189,6 +206,25 @@ pub fn convert_with_side_files(
                 options.tileset_images.insert(index, entry);
             }
             side.push((name, png::encode_png(image)?));
+        }
+        // Object images: a collection-of-images tileset, one PNG a distinct image.
+        if let Some((index, images)) =
+            levelkit::document::game::attach_sprites(&mut map, "sprites", &sprites)
+        {
+            let mut tiles = std::collections::BTreeMap::new();
+            for (id, image) in (0u32..).zip(&images) {
+                let name = format!("{stem}.sprites/{id}.png");
+                tiles.insert(
+                    id,
+                    tiled::TileImage {
+                        path: name.clone(),
+                        width: image.width,
+                        height: image.height,
+                    },
+                );
+                side.push((name, png::encode_png(image)?));
+            }
+            options.tile_images.insert(index, tiles);
         }
     }
     let main = if target.format == Format::Tmx {
@@ -341,7 +377,12 @@ pub fn write_converted(
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
     let mut written = converted.main.len() as u64;
     for (name, bytes) in &converted.side {
-        files::write_output(&dir.join(name), bytes, force)?;
+        let path = dir.join(name);
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", parent.display()))?;
+        }
+        files::write_output(&path, bytes, force)?;
         written += bytes.len() as u64;
     }
     files::write_output(output, &converted.main, force)?;

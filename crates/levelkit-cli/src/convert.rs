@@ -46,6 +46,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let target = Target::new(format, args.compression())?
         .with_tiles(args.tiles.clone())
         .with_game(args.game.clone())
+        .with_images(args.images.clone())
         .with_palette(args.palette.clone())
         .with_graal_version(args.graal_version);
     if args.graal_version.is_some() && format != Format::GraalLevel {
@@ -130,7 +131,8 @@ fn target_from_name(output: &Path) -> anyhow::Result<Format> {
 pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
     let target = Target::new(Format::Png, None)?
         .with_tiles(args.tiles.clone())
-        .with_game(args.game.clone());
+        .with_game(args.game.clone())
+        .with_images(args.images.clone());
     if !is_stdio(&args.input)
         && !is_stdio(&args.output)
         && files::same_file(&args.input, &args.output)

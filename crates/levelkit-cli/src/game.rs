@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use levelkit::document::Model;
-use levelkit::document::game::{LevelArt, wwd_art};
+use levelkit::document::game::{LevelArt, graal_npc_art, wwd_art};
+use levelkit::export::png::PlacedImage;
 use levelkit::formats::wwd::graphics::GameFiles;
 use levelkit::tilemap::TileMap;
 
@@ -124,4 +125,55 @@ pub fn art(
         r.image_sets
     ));
     Ok(Some(art))
+}
+
+/// The pictures of a Graal level's NPCs ([`levelkit::document::game::graal_npc_art`]), looked
+/// up in `images` (`--images`), or else in the level's own folder and then its parent; names
+/// compare case-insensitively where the exact name is not there.
+pub fn npc_art(
+    map: &TileMap,
+    images: Option<&Path>,
+    input: &Path,
+) -> (Vec<(u32, PlacedImage)>, Vec<levelkit::Warning>) {
+    let dirs: Vec<PathBuf> = match images {
+        Some(dir) => vec![dir.to_path_buf()],
+        None if crate::files::is_stdio(input) => Vec::new(),
+        None => {
+            let own = input.parent().unwrap_or_else(|| Path::new("."));
+            let own = if own.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                own
+            };
+            let mut dirs = vec![own.to_path_buf()];
+            if let Some(parent) = own
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+            {
+                dirs.push(parent);
+            }
+            dirs
+        }
+    };
+    let folders: Vec<Folder> = dirs
+        .into_iter()
+        .map(|root| Folder {
+            root,
+            listings: RefCell::new(HashMap::new()),
+        })
+        .collect();
+    graal_npc_art(map, &mut |name| {
+        // NPC image names are plain file names; anything reaching out of the folder is refused.
+        if name.contains(['/', '\\']) || name == ".." {
+            return None;
+        }
+        folders.iter().find_map(|f| {
+            let exact = f.root.join(name);
+            if exact.is_file() {
+                return std::fs::read(exact).ok();
+            }
+            f.resolve(name, false).and_then(|p| std::fs::read(p).ok())
+        })
+    })
 }

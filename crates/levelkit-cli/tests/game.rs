@@ -164,3 +164,70 @@ fn extract_to_png_gives_pngs_that_convert_back_to_the_same_pids() {
     }
     assert!(checked > 10, "{checked}");
 }
+
+#[test]
+fn a_claw_map_in_tiled_has_its_sprites_and_converts_back_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let level = samples().join("claw-like.wwd");
+    let rez = samples().join("claw.rez");
+    let (level_s, rez) = (level.to_str().unwrap(), rez.to_str().unwrap());
+    for ext in ["tmx", "tmj"] {
+        let map = format!("claw.{ext}");
+        ok(&levelkit(
+            d,
+            &["convert", level_s, &map, "--game", rez, "--force"],
+        ));
+        let written = fs::read_to_string(d.join(&map)).unwrap();
+        assert!(
+            written.contains("levelkit.sprites"),
+            "{ext}: a sprite tileset"
+        );
+        assert!(written.contains("claw.sprites/0.png"), "{ext}: its images");
+        assert_eq!(fs::read_dir(d.join("claw.sprites")).unwrap().count(), 7);
+        let back = format!("back-{ext}.wwd");
+        ok(&levelkit(d, &["convert", &map, &back]));
+        assert_eq!(fs::read(d.join(&back)).unwrap(), fs::read(&level).unwrap());
+    }
+}
+
+#[test]
+fn graal_npc_images_come_from_images_dir_with_a_warning_for_the_missing() {
+    let Some(corpus) = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty()) else {
+        eprintln!("SKIP: LEVELKIT_CORPUS is not set");
+        return;
+    };
+    let corpus = PathBuf::from(corpus).join("graal");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let level = corpus.join("expression-links/avalon7.graal");
+    let images = corpus.join("images");
+    let pics1 = images.join("pics1.png");
+    let (level_s, images, pics1) = (
+        level.to_str().unwrap(),
+        images.to_str().unwrap(),
+        pics1.to_str().unwrap(),
+    );
+    let out = levelkit(
+        d,
+        &[
+            "render", level_s, "a.png", "--tiles", pics1, "--images", images,
+        ],
+    );
+    ok(&out);
+    let err = text(&out.stderr);
+    assert!(err.contains("\"waterani.gif\" was not found"), "{err}");
+    assert!(!err.contains("pics1.png\" was not found"), "{err}");
+    ok(&levelkit(
+        d,
+        &[
+            "convert", level_s, "a.tmx", "--tiles", pics1, "--images", images,
+        ],
+    ));
+    assert_eq!(fs::read_dir(d.join("a.sprites")).unwrap().count(), 2);
+    ok(&levelkit(d, &["convert", "a.tmx", "back.graal"]));
+    assert_eq!(
+        fs::read(d.join("back.graal")).unwrap(),
+        fs::read(&level).unwrap()
+    );
+}

@@ -12,7 +12,7 @@ use crate::formats::graal::nw;
 use crate::formats::wwd;
 use crate::limits::Limits;
 use crate::registry::Format;
-use crate::tilemap::{Layer, TileMap};
+use crate::tilemap::{Layer, TileMap, sprites};
 
 /// A Tiled map file in the common model, with what re-writing and rendering it need.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,11 +61,21 @@ impl TiledDoc {
                 ),
             ));
         }
+        // Object images are pictures of what the level stores, made again on every export.
+        let without_sprites;
+        let map = if self.map.tilesets.iter().any(sprites::is_sprite_tileset) {
+            let mut m = self.map.clone();
+            sprites::detach(&mut m);
+            without_sprites = m;
+            &without_sprites
+        } else {
+            &self.map
+        };
         match target {
-            Format::Wwd => wwd::from_tilemap(&self.map).map(|(w, warn)| (Model::Wwd(w), warn)),
-            Format::GraalLevel => crate::formats::graal::tilemap::tilemap_to_graal(&self.map)
+            Format::Wwd => wwd::from_tilemap(map).map(|(w, warn)| (Model::Wwd(w), warn)),
+            Format::GraalLevel => crate::formats::graal::tilemap::tilemap_to_graal(map)
                 .map(|(g, warn)| (Model::Graal(g), warn)),
-            Format::Nw => nw::tilemap_to_nw(&self.map).map(|(n, warn)| (Model::Nw(n), warn)),
+            Format::Nw => nw::tilemap_to_nw(map).map(|(n, warn)| (Model::Nw(n), warn)),
             other => Err(Error::unsupported(
                 other,
                 Location::default(),

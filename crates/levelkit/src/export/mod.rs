@@ -9,6 +9,7 @@
 //! * [`anim`]: animations as GIF, animated PNG, and sprite sheets (PNG + JSON frame table).
 
 pub mod anim;
+pub mod font;
 pub mod gltf;
 pub mod obj;
 pub mod png;

@@ -11,6 +11,10 @@
 //! * [`render`] draws a whole map: every visible tile layer bottom to top, then the objects as
 //!   1-px markers on top of everything. Real tileset graphics can be supplied per tileset name in
 //!   [`RenderOptions::tileset_images`]; other tilesets use the generated tiles.
+//! * With [`RenderOptions::sprites`], objects are drawn with their images (the game's sprites,
+//!   Graal NPC pictures) in their group's place in the layer order, and only objects without an
+//!   image get a marker; [`RenderOptions::legend`] then colours each marker by its object's class
+//!   ([`class_color`]) and lists the classes with their counts in a panel in the top-left corner.
 //! * [`encode_png`] writes an [`Image`] as an 8-bit RGBA PNG with the `png` crate.
 //!
 //! # Colours
@@ -96,6 +100,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::num::NonZeroU32;
 
+use super::font;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::registry::Format;
 use crate::tilemap::{
@@ -130,7 +135,7 @@ pub const LABEL_DARK: Rgba = [0, 0, 0, 255];
 pub const LABEL_LIGHT: Rgba = [255, 255, 255, 255];
 
 /// An RGBA8 image, rows top to bottom, 4 bytes a pixel.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Image {
     /// Width in pixels.
     pub width: u32,
@@ -275,6 +280,10 @@ pub struct RenderOptions {
     pub objects: bool,
     /// Draw id labels on generated tiles (default true).
     pub labels: bool,
+    /// Colour each marker by its object's class and draw a legend of the classes in the top-left
+    /// corner (default false): for renders with real graphics, where a marker means "this object
+    /// has no image".
+    pub legend: bool,
 }
 
 impl Default for RenderOptions {
@@ -286,6 +295,7 @@ impl Default for RenderOptions {
             sprites: Vec::new(),
             objects: true,
             labels: true,
+            legend: false,
         }
     }
 }
@@ -394,24 +404,6 @@ fn parse_color(s: &str) -> Option<Rgba> {
 // ---------------------------------------------------------------------------------------------
 // Font
 
-/// Digits 0-9 in 3 × 5 pixels: one byte a row, bit 2 is the left column.
-const DIGITS: [[u8; 5]; 10] = [
-    [0b111, 0b101, 0b101, 0b101, 0b111],
-    [0b010, 0b110, 0b010, 0b010, 0b111],
-    [0b111, 0b001, 0b111, 0b100, 0b111],
-    [0b111, 0b001, 0b111, 0b001, 0b111],
-    [0b101, 0b101, 0b111, 0b001, 0b001],
-    [0b111, 0b100, 0b111, 0b001, 0b111],
-    [0b111, 0b100, 0b111, 0b101, 0b111],
-    [0b111, 0b001, 0b001, 0b001, 0b001],
-    [0b111, 0b101, 0b111, 0b101, 0b111],
-    [0b111, 0b101, 0b111, 0b001, 0b111],
-];
-
-/// Width and height of a glyph cell in font pixels: 3 × 5 plus one column of spacing.
-const GLYPH_ADVANCE: u32 = 4;
-const GLYPH_HEIGHT: u32 = 5;
-
 /// An id label: its digits, most significant first, drawn from (`scale`, `scale`).
 struct Label {
     digits: [u8; 10],
@@ -452,22 +444,14 @@ impl Label {
             return false;
         };
         let (fx, fy) = (lx / s, ly / s);
-        if fy >= GLYPH_HEIGHT {
-            return false;
-        }
-        let (index, column) = (fx / GLYPH_ADVANCE, fx % GLYPH_ADVANCE);
-        if index >= self.len || column >= 3 {
+        let index = fx / font::ADVANCE;
+        if index >= self.len {
             return false;
         }
         let Some(&digit) = self.digits.get(index as usize) else {
             return false;
         };
-        let row = DIGITS
-            .get(usize::from(digit))
-            .and_then(|g| g.get(fy as usize))
-            .copied()
-            .unwrap_or(0);
-        row & (0b100 >> column) != 0
+        font::covers(&[char::from(b'0' + digit % 10)], fx % font::ADVANCE, fy)
     }
 }
 
@@ -810,6 +794,7 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
     let (cell_w, cell_h) = (i64::from(map.tile_width), i64::from(map.tile_height));
     let (full_w, full_h, s) = (full_w as i64, full_h as i64, scale as i64);
     let drawn: HashSet<u32> = options.sprites.iter().map(|(id, _)| *id).collect();
+    let mut legend: BTreeMap<&str, (usize, Rgba)> = BTreeMap::new();
     for layer in &map.layers {
         let layer = match layer {
             Layer::Tiles(layer) => layer,
@@ -874,11 +859,92 @@ pub fn render(map: &TileMap, options: &RenderOptions) -> Result<Image> {
                 .filter(|o| o.visible && !drawn.contains(&o.id))
             {
                 let origin = (margins.left as f64, margins.top as f64);
-                draw_object(&mut image, object, origin, scale as f64);
+                let color = if options.legend {
+                    let entry = legend.entry(object.class.as_str()).or_insert((0, [0; 4]));
+                    entry.0 += 1;
+                    entry.1 = class_color(&object.class);
+                    entry.1
+                } else {
+                    OBJECT_COLOR
+                };
+                draw_object(&mut image, object, origin, scale as f64, color);
             }
         }
     }
+    if options.legend && !legend.is_empty() {
+        draw_legend(&mut image, &legend);
+    }
     Ok(image)
+}
+
+/// The marker colour of an object class in a render with a legend: a saturated hue hashed from
+/// the class name, so a class keeps its colour from render to render.
+pub fn class_color(class: &str) -> Rgba {
+    let h = class.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let m = mix(h);
+    hsv((m % 360) as u32, 220, 255 - ((m >> 16) % 60) as u32)
+}
+
+/// Classes listed in a legend before "+N MORE".
+const LEGEND_ROWS: usize = 24;
+
+/// The legend: a light panel in the top-left corner with a title and one row per marker class
+/// (its colour, its name, how many markers), most frequent first.
+fn draw_legend(image: &mut Image, classes: &BTreeMap<&str, (usize, Rgba)>) {
+    let mut rows: Vec<(String, Rgba)> = Vec::new();
+    let mut sorted: Vec<(&&str, &(usize, Rgba))> = classes.iter().collect();
+    sorted.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
+    let total: usize = classes.values().map(|v| v.0).sum();
+    rows.push((format!("MARKERS: {total}"), LABEL_DARK));
+    for (class, (count, color)) in sorted.iter().take(LEGEND_ROWS) {
+        let name = if class.is_empty() { "(none)" } else { class };
+        let name: String = name.chars().take(40).collect();
+        rows.push((format!("  {name} {count}"), *color));
+    }
+    if sorted.len() > LEGEND_ROWS {
+        rows.push((
+            format!("  +{} MORE", sorted.len() - LEGEND_ROWS),
+            LABEL_DARK,
+        ));
+    }
+    let s = i64::from((image.width / 512).clamp(1, 4));
+    let line = (i64::from(font::HEIGHT) + 3) * s;
+    let widest = rows
+        .iter()
+        .map(|(t, _)| t.chars().count())
+        .max()
+        .unwrap_or(0) as i64;
+    let (w, h) = (
+        (widest * i64::from(font::ADVANCE) + 4) * s,
+        line * rows.len() as i64 + 2 * s,
+    );
+    for y in 0..h {
+        for x in 0..w {
+            image.blend(x, y, [255, 255, 255, 200]);
+        }
+    }
+    for (i, (text, color)) in rows.iter().enumerate() {
+        let top = 2 * s + line * i as i64;
+        let chars: Vec<char> = text.chars().collect();
+        if i > 0 {
+            // The swatch: a marker-coloured square in the indent.
+            for y in 0..i64::from(font::HEIGHT) * s {
+                for x in 2 * s..(2 * s + 5 * s) {
+                    image.blend(x, top + y, *color);
+                }
+            }
+        }
+        let text_w = chars.len() as i64 * i64::from(font::ADVANCE) * s;
+        for y in 0..i64::from(font::HEIGHT) * s {
+            for x in 0..text_w {
+                if font::covers(&chars, (x / s) as u32, (y / s) as u32) {
+                    image.blend(2 * s + x, top + y, LABEL_DARK);
+                }
+            }
+        }
+    }
 }
 
 /// Where [`blit`] draws: the source's top-left corner and size in canvas pixels, the canvas's
@@ -995,14 +1061,14 @@ fn to_out(v: f64, scale: f64) -> i64 {
 
 /// Points are 5 × 5 crosses, rectangles 1-px outlines of their covered pixels, polygons closed
 /// 1-px outlines. Tile objects are drawn by their shape like any other.
-fn draw_object(image: &mut Image, o: &MapObject, (ox, oy): (f64, f64), scale: f64) {
+fn draw_object(image: &mut Image, o: &MapObject, (ox, oy): (f64, f64), scale: f64, color: Rgba) {
     let (x, y) = (to_out(ox + o.x, scale), to_out(oy + o.y, scale));
     match &o.shape {
         Shape::Point => {
             for d in -2..=2 {
-                image.blend(x + d, y, OBJECT_COLOR);
+                image.blend(x + d, y, color);
                 if d != 0 {
-                    image.blend(x, y + d, OBJECT_COLOR);
+                    image.blend(x, y + d, color);
                 }
             }
         }
@@ -1012,12 +1078,12 @@ fn draw_object(image: &mut Image, o: &MapObject, (ox, oy): (f64, f64), scale: f6
             let (w, h) = (i64::from(image.width), i64::from(image.height));
             // Only the visible part of each edge is walked, so huge rectangles cost nothing.
             for xx in x.max(-1)..=x1.min(w) {
-                image.blend(xx, y, OBJECT_COLOR);
-                image.blend(xx, y1, OBJECT_COLOR);
+                image.blend(xx, y, color);
+                image.blend(xx, y1, color);
             }
             for yy in y.max(-1)..=y1.min(h) {
-                image.blend(x, yy, OBJECT_COLOR);
-                image.blend(x1, yy, OBJECT_COLOR);
+                image.blend(x, yy, color);
+                image.blend(x1, yy, color);
             }
         }
         Shape::Polygon(points) => {
@@ -1027,7 +1093,7 @@ fn draw_object(image: &mut Image, o: &MapObject, (ox, oy): (f64, f64), scale: f6
             let outline: Vec<(i64, i64)> = points.iter().map(at).collect();
             for (k, &a) in outline.iter().enumerate() {
                 let b = outline.get(k + 1).or(outline.first()).copied().unwrap_or(a);
-                line(image, a, b);
+                line(image, a, b, color);
             }
         }
     }
@@ -1035,7 +1101,7 @@ fn draw_object(image: &mut Image, o: &MapObject, (ox, oy): (f64, f64), scale: f6
 
 /// A 1-px line (Bresenham). Endpoints are first clamped to a band around the image, which bends
 /// only lines of absurd length but bounds the work for hostile coordinates.
-fn line(image: &mut Image, a: (i64, i64), b: (i64, i64)) {
+fn line(image: &mut Image, a: (i64, i64), b: (i64, i64), color: Rgba) {
     let band = 2 * (i64::from(image.width) + i64::from(image.height)) + 2;
     let c = |v: i64| v.clamp(-band, band);
     let (mut x, mut y) = (c(a.0), c(a.1));
@@ -1044,7 +1110,7 @@ fn line(image: &mut Image, a: (i64, i64), b: (i64, i64)) {
     let (sx, sy) = (if x < x1 { 1 } else { -1 }, if y < y1 { 1 } else { -1 });
     let mut err = dx + dy;
     loop {
-        image.blend(x, y, OBJECT_COLOR);
+        image.blend(x, y, color);
         if x == x1 && y == y1 {
             break;
         }

@@ -30,6 +30,11 @@
 //!   collection declares, so without them the tileset panel is empty and a map re-saved by Tiled
 //!   comes back with `tilecount="0"` (checked against Tiled 1.8.2). Tilesets of more than
 //!   [`MAX_DECLARED_TILES`] tiles declare only the tiles that carry data.
+//! * **Object images.** A tileset given [`TiledOptions::tile_images`] is a collection of images
+//!   whose tiles each carry their own `<image>` (TMJ: `image`, `imagewidth`, `imageheight`), as
+//!   [`crate::tilemap::sprites`] makes for the sprites of WWD objects and the pictures of Graal
+//!   NPCs; its objects are tile objects, so Tiled draws them as the game does (checked pixel for
+//!   pixel against [`crate::export::png::render`] with Tiled 1.8.2 in `tests/it/tiled_render.rs`).
 //! * **Extension slot.** What has no Tiled attribute is kept as a custom property prefixed
 //!   `levelkit.`: [`Tileset::image`] as the tileset's string property `levelkit.image`,
 //!   [`TileMap::source_format`] as the map's string property `levelkit.source_format`.
@@ -118,6 +123,21 @@ pub struct TiledOptions {
     pub tileset_images: BTreeMap<usize, TilesetImage>,
     /// Tile layer data encoding.
     pub encoding: LayerEncoding,
+    /// Images of single tiles, by tileset index and local id: a tileset without an atlas image
+    /// whose tiles each have their own picture (Tiled's "collection of images", as
+    /// [`crate::tilemap::sprites`] makes for object images).
+    pub tile_images: BTreeMap<usize, BTreeMap<u32, TileImage>>,
+}
+
+/// The picture of one tile of an image-collection tileset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TileImage {
+    /// Path of the image, relative to the map file.
+    pub path: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
 }
 
 impl TiledOptions {
@@ -157,7 +177,7 @@ pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
     x.properties(&map_properties(map))
         .map_err(|e| e.in_path("properties"))?;
     for (i, ts) in map.tilesets.iter().enumerate() {
-        x.tileset(ts, options.image_for(i), TMX)
+        x.tileset(ts, options.image_for(i), options.tile_images.get(&i), TMX)
             .map_err(|e| e.in_path(format!("tilesets[{i}]")))?;
     }
     for (i, layer) in map.layers.iter().enumerate() {
@@ -200,7 +220,8 @@ pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
         .iter()
         .enumerate()
         .map(|(i, ts)| {
-            json_tileset(ts, options.image_for(i)).map_err(|e| e.in_path(format!("tilesets[{i}]")))
+            json_tileset(ts, options.image_for(i), options.tile_images.get(&i))
+                .map_err(|e| e.in_path(format!("tilesets[{i}]")))
         })
         .collect::<Result<Vec<_>>>()?;
     root.insert("tilesets".into(), Value::Array(tilesets));
@@ -468,6 +489,7 @@ impl Xml {
         &mut self,
         ts: &Tileset,
         image: Option<&TilesetImage>,
+        tile_images: Option<&BTreeMap<u32, TileImage>>,
         format: Format,
     ) -> Result<()> {
         if let Some(image) = image {
@@ -497,13 +519,32 @@ impl Xml {
             )?;
         }
         for (id, tile) in tile_entries(ts, image.is_some()) {
+            let own = tile_images.and_then(|t| t.get(&id));
+            let own_image = |x: &mut Self| match own {
+                Some(i) => x.empty(
+                    "image",
+                    vec![
+                        ("width", i.width.to_string()),
+                        ("height", i.height.to_string()),
+                        ("source", i.path.clone()),
+                    ],
+                ),
+                None => Ok(()),
+            };
             let Some(tile) = tile else {
-                self.empty("tile", vec![("id", id.to_string())])?;
+                if own.is_some() {
+                    self.start("tile", vec![("id", id.to_string())])?;
+                    own_image(self)?;
+                    self.end("tile")?;
+                } else {
+                    self.empty("tile", vec![("id", id.to_string())])?;
+                }
                 continue;
             };
             let at = |e: Error| e.in_path(format!("tiles[id={id}]"));
             self.start("tile", vec![("id", id.to_string())])?;
             self.properties(&tile.properties).map_err(at)?;
+            own_image(self)?;
             if !tile.collision.is_empty() {
                 self.start("objectgroup", vec![("draworder", "index".to_string())])?;
                 for (ci, (id, o)) in collision_ids(&tile.collision).enumerate() {
@@ -692,7 +733,11 @@ fn json_properties(props: &Properties) -> Result<Vec<Value>> {
         .collect()
 }
 
-fn json_tileset(ts: &Tileset, image: Option<&TilesetImage>) -> Result<Value> {
+fn json_tileset(
+    ts: &Tileset,
+    image: Option<&TilesetImage>,
+    tile_images: Option<&BTreeMap<u32, TileImage>>,
+) -> Result<Value> {
     let mut obj = JsonMap::new();
     obj.insert("firstgid".into(), json!(ts.first_gid));
     obj.insert("name".into(), json!(ts.name));
@@ -714,6 +759,11 @@ fn json_tileset(ts: &Tileset, image: Option<&TilesetImage>) -> Result<Value> {
     for (id, tile) in tile_entries(ts, image.is_some()) {
         let mut t = JsonMap::new();
         t.insert("id".into(), json!(id));
+        if let Some(own) = tile_images.and_then(|t| t.get(&id)) {
+            t.insert("image".into(), json!(own.path));
+            t.insert("imagewidth".into(), json!(own.width));
+            t.insert("imageheight".into(), json!(own.height));
+        }
         let Some(tile) = tile else {
             tiles.push(Value::Object(t));
             continue;

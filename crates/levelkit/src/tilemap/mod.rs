@@ -7,6 +7,8 @@
 //! Invariants (a layer has exactly width × height cells) are checked by the constructors;
 //! [`TileMap::validate`] checks what spans several parts (gids that no tileset covers).
 
+pub mod sprites;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Location, Severity, Warning};

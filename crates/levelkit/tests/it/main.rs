@@ -16,6 +16,7 @@ mod fixtures;
 mod gani;
 mod gltf;
 mod graal;
+mod graal_images;
 mod graal_links;
 mod graal_pairs;
 mod graal_tilemap;

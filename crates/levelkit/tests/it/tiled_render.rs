@@ -900,5 +900,57 @@ fn tiled_draws_a_level_with_its_game_tiles_as_we_do() {
         let again = wwd::from_tilemap(&back.map).unwrap().0;
         assert_eq!(again.write().unwrap(), level.write().unwrap());
     }
+
+    // With the object sprites as tile objects of an image-collection tileset (what the CLI
+    // writes with --game): Tiled draws every object as the game does, pixel for pixel as our
+    // render with the same sprites, and the map still converts back to the level's bytes.
+    let mut with_sprites = map.clone();
+    let (index, images) =
+        levelkit::document::game::attach_sprites(&mut with_sprites, "sprites", &art.sprites)
+            .expect("the sample's objects have images");
+    assert_eq!(art.sprites.len(), 120, "every sample object has a sprite");
+    let mut tiles = BTreeMap::new();
+    for (id, image) in (0u32..).zip(&images) {
+        let name = format!("claw.sprite{id}.png");
+        std::fs::write(dir.join(&name), preview::encode_png(image).unwrap()).unwrap();
+        tiles.insert(
+            id,
+            levelkit::export::tiled::TileImage {
+                path: name,
+                width: image.width,
+                height: image.height,
+            },
+        );
+    }
+    files.options.tile_images.insert(index, tiles);
+    let exported = export(&with_sprites, &files, &dir, "claw-sprites");
+    let ours = preview::render(
+        &map,
+        &RenderOptions {
+            tileset_images: files.images.clone(),
+            sprites: art.sprites.clone(),
+            ..RenderOptions::default()
+        },
+    )
+    .unwrap();
+    for path in &exported {
+        let tiled = tiled_render(&script, path, &png_beside(path, "sprites"), &[]);
+        let tally = compare("claw with game sprites", &tiled, &ours, None);
+        assert_eq!(tally.differing, 0, "{}: {tally:?}", path.display());
+        use levelkit::document::Codec as _;
+        let doc = levelkit::document::TiledDoc::read(
+            if path.extension().unwrap() == "tmx" {
+                levelkit::Format::Tmx
+            } else {
+                levelkit::Format::Tmj
+            },
+            &std::fs::read(path).unwrap(),
+            &Limits::default(),
+            &mut levelkit::document::no_side_files,
+        )
+        .unwrap();
+        let (model, _) = doc.to_level(levelkit::Format::Wwd).unwrap();
+        assert_eq!(model.write().unwrap(), level.write().unwrap());
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -353,6 +353,8 @@ impl<'a> Ctx<'a> {
             tileset_image: None,
             tileset_images: std::mem::take(&mut self.images),
             encoding: self.encoding.unwrap_or_default(),
+            // Tiles' own images are not read (a warning says so, except for sprite tilesets).
+            tile_images: Default::default(),
         };
         Ok(TiledMap {
             map,

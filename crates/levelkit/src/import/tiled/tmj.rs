@@ -201,7 +201,8 @@ impl Ctx<'_> {
             let t = self.jobj(&tat, tv)?;
             let id = self.jneed_u32(&tat, t, "id")?;
             max_id = max_id.max(Some(id));
-            if let Some(tile) = self.tmj_tile(&tat, t, id)? {
+            let sprites = crate::tilemap::sprites::is_sprite_properties(&properties);
+            if let Some(tile) = self.tmj_tile(&tat, t, id, sprites)? {
                 tiles.push(tile);
             }
         }
@@ -219,7 +220,8 @@ impl Ctx<'_> {
         self.tileset(index, ts, image)
     }
 
-    fn tmj_tile(&mut self, at: &At, t: &Obj, id: u32) -> Result<Option<TileData>> {
+    /// A tile of a tileset (see `tmx_tile` for `sprites`).
+    fn tmj_tile(&mut self, at: &At, t: &Obj, id: u32, sprites: bool) -> Result<Option<TileData>> {
         let at = &At {
             what: format!("tile {id} ({})", at.path),
             ..at.clone()
@@ -229,7 +231,7 @@ impl Ctx<'_> {
                 self.warn(at, format!("the tile class {c:?} is not kept"));
             }
         }
-        if self.jstr(at, t, "image")?.is_some_and(|s| !s.is_empty()) {
+        if !sprites && self.jstr(at, t, "image")?.is_some_and(|s| !s.is_empty()) {
             self.warn(at, "the tile's own image is not kept");
         }
         for key in ["animation", "terrain"] {

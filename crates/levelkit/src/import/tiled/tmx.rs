@@ -197,7 +197,8 @@ impl Ctx<'_> {
                 "tile" => {
                     let id = self.need_u32(&self.at_el(at.clone(), child), child, "id")?;
                     max_id = max_id.max(Some(id));
-                    if let Some(tile) = self.tmx_tile(&at, child, id)? {
+                    let sprites = crate::tilemap::sprites::is_sprite_properties(&properties);
+                    if let Some(tile) = self.tmx_tile(&at, child, id, sprites)? {
                         tiles.push(tile);
                     }
                 }
@@ -243,8 +244,10 @@ impl Ctx<'_> {
         Ok(Some(image_of(path, width, height, tile_width, columns)))
     }
 
-    /// A `<tile>` of a tileset: data only when it has properties or collision shapes.
-    fn tmx_tile(&mut self, ts: &At, el: &El, id: u32) -> Result<Option<TileData>> {
+    /// A `<tile>` of a tileset: data only when it has properties or collision shapes. The
+    /// images of a sprite tileset's tiles are made again on every export, so dropping them is
+    /// no loss (`sprites`).
+    fn tmx_tile(&mut self, ts: &At, el: &El, id: u32, sprites: bool) -> Result<Option<TileData>> {
         let at = self.at_el(
             ts.child(format!("tile {id}"), &format!("tiles[id={id}]")),
             el,
@@ -269,7 +272,7 @@ impl Ctx<'_> {
                 "image" => {
                     let empty = child.attr("source").is_none()
                         && child.all("data").all(|d| d.text.trim().is_empty());
-                    if !empty {
+                    if !empty && !sprites {
                         let iat = self.at_el(at.clone(), child);
                         self.warn(&iat, "the tile's own image is not kept");
                     }
