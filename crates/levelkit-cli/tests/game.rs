@@ -231,3 +231,56 @@ fn graal_npc_images_come_from_images_dir_with_a_warning_for_the_missing() {
         fs::read(&level).unwrap()
     );
 }
+
+#[test]
+fn a_folder_extracted_to_png_draws_the_same_pixels_as_the_rez() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let level = samples().join("claw-like.wwd");
+    let rez = samples().join("claw.rez");
+    let (level, rez) = (level.to_str().unwrap(), rez.to_str().unwrap());
+    ok(&levelkit(d, &["extract", rez, "png", "--to", "png"]));
+    let out = levelkit(d, &["render", level, "from-png.png", "--game", "png"]);
+    ok(&out);
+    assert!(
+        text(&out.stderr).contains("33 of 33 tile images, 120 of 120 object images"),
+        "{}",
+        text(&out.stderr)
+    );
+    ok(&levelkit(
+        d,
+        &["render", level, "from-rez.png", "--game", rez],
+    ));
+    assert_eq!(
+        fs::read(d.join("from-png.png")).unwrap(),
+        fs::read(d.join("from-rez.png")).unwrap()
+    );
+}
+
+#[test]
+fn batch_turns_a_folder_of_pids_into_pngs_with_the_level_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let rez = samples().join("claw.rez");
+    ok(&levelkit(d, &["extract", rez.to_str().unwrap(), "raw"]));
+    let out = levelkit(
+        d,
+        &[
+            "convert",
+            "raw",
+            "--to",
+            "png",
+            "--out",
+            "pngs",
+            "--palette",
+            "raw/LEVEL1/PALETTES/MAIN.PAL",
+        ],
+    );
+    ok(&out);
+    assert!(
+        text(&out.stderr).contains("converted 40, failed 0, skipped 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(d.join("pngs/LEVEL1/TILES/ACTION/001.png").is_file());
+}

@@ -412,7 +412,10 @@ impl Format {
     /// shares its common model.
     pub fn converts_to(self, target: Format) -> bool {
         let (from, to) = (self.info(), target.info());
-        from.readable && self != target && (!to.exchange || from.common == to.common)
+        // Pictures (PID, PCX) become PNG images, though PNG's common model is the tile map
+        // (previews).
+        let picture = matches!(self, Format::Pid | Format::Pcx) && target == Format::Png;
+        from.readable && self != target && (!to.exchange || from.common == to.common || picture)
     }
 
     /// Short lowercase name (`wwd`, `graal`, …).

@@ -31,8 +31,10 @@ use std::collections::BTreeMap;
 use super::model::{DrawFlags, Object, Wwd};
 use crate::anim::Sprite;
 use crate::error::{Location, Warning};
+use crate::formats::pid::png::pid_from_png;
 use crate::formats::pid::{Palette, Pid};
 use crate::formats::rez::RezIndex;
+use crate::limits::Limits;
 use crate::registry::Format;
 
 const F: Format = Format::Wwd;
@@ -95,14 +97,17 @@ pub fn image_number(name: &str) -> Option<u32> {
 fn numbered_images(files: &dyn GameFiles, dir: &str) -> Option<BTreeMap<u32, String>> {
     let (_, names) = files.list(dir)?;
     let mut out = BTreeMap::new();
-    let mut sorted: Vec<&String> = names
-        .iter()
-        .filter(|n| n.to_ascii_uppercase().ends_with(".PID"))
-        .collect();
-    sorted.sort();
-    for name in sorted {
-        if let Some(n) = image_number(name) {
-            out.entry(n).or_insert_with(|| join(dir, name));
+    // PIDs first; PNGs (a folder `levelkit extract --to png` wrote) where no PID has the number.
+    for ext in [".PID", ".PNG"] {
+        let mut sorted: Vec<&String> = names
+            .iter()
+            .filter(|n| n.to_ascii_uppercase().ends_with(ext))
+            .collect();
+        sorted.sort();
+        for name in sorted {
+            if let Some(n) = image_number(name) {
+                out.entry(n).or_insert_with(|| join(dir, name));
+            }
         }
     }
     Some(out)
@@ -187,12 +192,18 @@ impl Decoder<'_> {
 
     fn decode(&mut self, path: &str) -> Option<Image> {
         let bytes = self.files.read(path)?;
-        let pid = match Pid::read(&bytes) {
+        let read = if path.to_ascii_uppercase().ends_with(".PNG") {
+            // A PNG from `extract --to png`: its text chunk gives the PID's header back.
+            pid_from_png(&bytes, None, &Limits::default()).map(|(pid, _)| pid)
+        } else {
+            Pid::read(&bytes)
+        };
+        let pid = match read {
             Ok(pid) => pid,
             Err(e) => {
                 self.warn(
                     path,
-                    format!("{path} is not a PID image levelkit can read: {e}"),
+                    format!("{path} is not an image levelkit can read: {e}"),
                 );
                 return None;
             }
