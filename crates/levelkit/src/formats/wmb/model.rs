@@ -135,6 +135,24 @@ impl Wmb {
         [b'W', b'M', b'B', b'0'.wrapping_add(self.version)]
     }
 
+    /// Set each present list's header entry to the offset and length the writer gives it (the
+    /// lists in item order after the header), as reading the written bytes would.
+    pub fn settle_layout(&mut self) {
+        let mut at = self.header_len() as u64;
+        for item in &self.items {
+            match item {
+                Item::List { slot, data } => {
+                    if let Some(entry) = self.slots.get_mut(*slot) {
+                        entry.offset = u32::try_from(at).unwrap_or(u32::MAX);
+                        entry.length = u32::try_from(data.len()).unwrap_or(u32::MAX);
+                    }
+                    at = at.saturating_add(data.len() as u64);
+                }
+                Item::Gap { data } => at = at.saturating_add(data.len() as u64),
+            }
+        }
+    }
+
     /// Bytes of the header: magic and list table.
     pub fn header_len(&self) -> usize {
         4 + 8 * self.slots.len()

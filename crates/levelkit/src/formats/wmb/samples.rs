@@ -68,7 +68,7 @@ pub fn quad_level() -> Wmb {
     let mut objects = ByteWriter::new();
     objects.put_u32_le(3);
     let table = 4 + 3 * 4;
-    let info_len = 64;
+    let info_len = 60;
     let light_len = 36;
     objects.put_u32_le(table);
     objects.put_u32_le(table + info_len);
@@ -109,7 +109,7 @@ pub fn quad_level() -> Wmb {
     for _ in 0..4 {
         name(&mut objects, "", 33);
     }
-    Wmb {
+    let mut level = Wmb {
         version: 7,
         slots: vec![Slot::default(); MAX_LISTS],
         items: vec![
@@ -118,7 +118,9 @@ pub fn quad_level() -> Wmb {
             list(ListKind::Textures, textures),
             Item::Gap { data: vec![0; 3] },
         ],
-    }
+    };
+    level.settle_layout();
+    level
 }
 
 /// A WMB3 level in the BSP layout: one textured square face (8-bit texture, no palette).
@@ -172,7 +174,7 @@ pub fn square_level() -> Wmb {
     let mut objects = ByteWriter::new();
     objects.put_u32_le(0);
     objects.put_u32_le(0);
-    Wmb {
+    let mut level = Wmb {
         version: 3,
         slots: vec![Slot::default(); 16],
         items: vec![
@@ -184,5 +186,7 @@ pub fn square_level() -> Wmb {
             list(ListKind::Textures, textures),
             list(ListKind::Objects, objects),
         ],
-    }
+    };
+    level.settle_layout();
+    level
 }
