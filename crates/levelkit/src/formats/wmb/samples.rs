@@ -98,6 +98,7 @@ pub fn quad_level() -> Wmb {
     name(&mut objects, "crate_1", 33);
     name(&mut objects, "crate.mdl", 33);
     name(&mut objects, "act_crate", 33);
+    objects.put_u8(0); // C padding before the skills
     for i in 0..20 {
         objects.put_f32_le(i as f32);
     }
