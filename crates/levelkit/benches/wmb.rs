@@ -19,18 +19,19 @@ fn main() {
     divan::main();
 }
 
-static INPUT: LazyLock<Vec<u8>> = LazyLock::new(|| {
-    match common::largest("", &|p| p.extension().is_some_and(|e| e == "wmb")) {
-        Some(p) => {
-            eprintln!("wmb bench input: {}", p.display());
-            std::fs::read(p).unwrap()
-        }
-        None => {
-            eprintln!("wmb bench input: the bundled sample (LEVELKIT_CORPUS unset)");
-            wmb::samples::quad_level().write().unwrap()
-        }
-    }
-});
+static INPUT: LazyLock<Vec<u8>> =
+    LazyLock::new(
+        || match common::largest("", &|p| p.extension().is_some_and(|e| e == "wmb")) {
+            Some(p) => {
+                eprintln!("wmb bench input: {}", p.display());
+                std::fs::read(p).unwrap()
+            }
+            None => {
+                eprintln!("wmb bench input: the bundled sample (LEVELKIT_CORPUS unset)");
+                wmb::samples::quad_level().write().unwrap()
+            }
+        },
+    );
 
 /// Read a level and export it as `.glb` (textures decoded and PNG-encoded).
 #[divan::bench]

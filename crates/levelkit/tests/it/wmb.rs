@@ -52,7 +52,10 @@ fn corpus_files_read_validate_and_round_trip() {
         let bytes = std::fs::read(path).unwrap();
         let level = wmb::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         versions.insert(level.version);
-        eprintln!("{name}: {}", serde_json::to_string(&level.summary()).unwrap());
+        eprintln!(
+            "{name}: {}",
+            serde_json::to_string(&level.summary()).unwrap()
+        );
         let findings = level.validate();
         for w in &findings {
             eprintln!("{name}: {w}");
@@ -69,7 +72,11 @@ fn corpus_files_read_validate_and_round_trip() {
             assert!(!geometry.faces.is_empty(), "{name}: no faces");
             assert!(!textures.is_empty(), "{name}: no textures");
         }
-        assert_eq!(level.write().unwrap(), bytes, "{name}: written bytes differ");
+        assert_eq!(
+            level.write().unwrap(),
+            bytes,
+            "{name}: written bytes differ"
+        );
         let json = serde_json::to_string(&level).unwrap();
         let back: Wmb = serde_json::from_str(&json).unwrap();
         assert_eq!(back, level, "{name}: changed through JSON");
@@ -122,7 +129,12 @@ fn header_length_follows_the_first_list() {
 
 fn glb(level: &Wmb) -> Vec<u8> {
     let (scene, _) = level.to_scene().unwrap();
-    assert!(scene.validate().iter().all(|w| w.severity != Severity::Error));
+    assert!(
+        scene
+            .validate()
+            .iter()
+            .all(|w| w.severity != Severity::Error)
+    );
     gltf::write(
         &scene,
         &gltf::GltfOptions {
@@ -149,7 +161,11 @@ fn scenes_have_geometry_textures_and_entities() {
         let counts = scene.counts();
         eprintln!("{name}: {counts:?}");
         let textures = view::textures(&level).unwrap();
-        assert_eq!(counts.textures, textures.len(), "{name}: every texture has pixels");
+        assert_eq!(
+            counts.textures,
+            textures.len(),
+            "{name}: every texture has pixels"
+        );
         assert_eq!(counts.materials, textures.len(), "{name}");
         let objects = view::objects(&level).unwrap();
         let info = objects
@@ -185,7 +201,10 @@ fn exported_glbs_pass_the_khronos_validator() {
         ("sample-square".into(), samples::square_level()),
     ];
     for path in wmb_files() {
-        levels.push((name(&path), wmb::read(&std::fs::read(&path).unwrap()).unwrap()));
+        levels.push((
+            name(&path),
+            wmb::read(&std::fs::read(&path).unwrap()).unwrap(),
+        ));
     }
     for (name, level) in &levels {
         let path = dir.join(format!("{name}.glb"));
@@ -212,7 +231,10 @@ fn samples_round_trip() {
             assert_eq!(objects[2].name.as_deref(), Some("crate_1"));
             assert_eq!(objects[2].fields["skills"][19], 19.0);
         } else {
-            assert_eq!(view::bsp_geometry(&back).unwrap().faces[0].corners, [0, 3, 2, 1]);
+            assert_eq!(
+                view::bsp_geometry(&back).unwrap().faces[0].corners,
+                [0, 3, 2, 1]
+            );
         }
     }
 }
@@ -381,7 +403,11 @@ mod props {
             prop_oneof![Just(2u8), Just(3), Just(4), Just(6), Just(7)],
             16usize..=20,
             proptest::collection::vec(
-                (0usize..20, proptest::collection::vec(any::<u8>(), 1..40), proptest::collection::vec(any::<u8>(), 0..5)),
+                (
+                    0usize..20,
+                    proptest::collection::vec(any::<u8>(), 1..40),
+                    proptest::collection::vec(any::<u8>(), 0..5),
+                ),
                 1..8,
             ),
             proptest::collection::vec((any::<u32>(), Just(0u32)), 20),
@@ -405,7 +431,11 @@ mod props {
                     .take(n)
                     .map(|(offset, length)| Slot { offset, length })
                     .collect();
-                let mut level = Wmb { version, slots, items };
+                let mut level = Wmb {
+                    version,
+                    slots,
+                    items,
+                };
                 // The written offsets of the lists replace the stored ones.
                 level = wmb::read(&level.write().unwrap()).unwrap_or(level);
                 level
@@ -456,7 +486,13 @@ fn block_wmb_against_block_wmp() {
         .collect();
     wmp_textures.sort();
     wmp_textures.dedup();
-    let wmp_box = bounds(resolved.blocks.iter().flat_map(|b| b.vertices.iter().copied())).unwrap();
+    let wmp_box = bounds(
+        resolved
+            .blocks
+            .iter()
+            .flat_map(|b| b.vertices.iter().copied()),
+    )
+    .unwrap();
     let wmp_entities = resolved.entities.len();
     eprintln!("block.wmp: textures {wmp_textures:?}, box {wmp_box:?}, {wmp_entities} entities");
     for file in [
@@ -479,7 +515,11 @@ fn block_wmb_against_block_wmp() {
             .filter(|o| o.kind != view::ObjectKind::Info)
             .count();
         let dev = (0..3)
-            .map(|k| (b.0[k] - wmp_box.0[k]).abs().max((b.1[k] - wmp_box.1[k]).abs()))
+            .map(|k| {
+                (b.0[k] - wmp_box.0[k])
+                    .abs()
+                    .max((b.1[k] - wmp_box.1[k]).abs())
+            })
             .fold(0.0, f64::max);
         eprintln!(
             "{file}: textures {names:?}, box {b:?}, {} faces, {entities} entities; \
@@ -507,13 +547,11 @@ fn kbridge_wmb_against_kbridge_wmp() {
         return;
     };
     let source =
-        wmp::binary::Wmpb::read(&std::fs::read(dir.join("wmp/wmpb/kbridge.wmp")).unwrap())
-            .unwrap();
+        wmp::binary::Wmpb::read(&std::fs::read(dir.join("wmp/wmpb/kbridge.wmp")).unwrap()).unwrap();
     let (level, _) = source.to_level();
     let (resolved, _) = resolve::resolve(&level);
     let compiled =
-        wmb::read(&std::fs::read(dir.join("gamestudio/kingsbridge/kbridge.wmb")).unwrap())
-            .unwrap();
+        wmb::read(&std::fs::read(dir.join("gamestudio/kingsbridge/kbridge.wmb")).unwrap()).unwrap();
     let objects = view::objects(&compiled).unwrap();
     let models: Vec<_> = resolved
         .entities
@@ -522,7 +560,12 @@ fn kbridge_wmb_against_kbridge_wmp() {
         .collect();
     let entities: Vec<_> = objects
         .iter()
-        .filter(|o| matches!(o.kind, view::ObjectKind::Entity | view::ObjectKind::OldEntity))
+        .filter(|o| {
+            matches!(
+                o.kind,
+                view::ObjectKind::Entity | view::ObjectKind::OldEntity
+            )
+        })
         .collect();
     let paths_wmp = resolved
         .entities
@@ -537,7 +580,10 @@ fn kbridge_wmb_against_kbridge_wmp() {
         "kbridge: wmp {} models, {paths_wmp} paths; wmb {} entities ({} old layout), {paths_wmb} paths",
         models.len(),
         entities.len(),
-        entities.iter().filter(|o| o.kind == view::ObjectKind::OldEntity).count()
+        entities
+            .iter()
+            .filter(|o| o.kind == view::ObjectKind::OldEntity)
+            .count()
     );
     assert_eq!(models.len(), entities.len());
     assert_eq!(paths_wmp, paths_wmb);
@@ -545,7 +591,10 @@ fn kbridge_wmb_against_kbridge_wmp() {
     let mut matched = 0;
     for m in &models {
         let name = m.name.clone().unwrap_or_default();
-        let Some(o) = entities.iter().find(|o| o.name.as_deref() == Some(name.as_str())) else {
+        let Some(o) = entities
+            .iter()
+            .find(|o| o.name.as_deref() == Some(name.as_str()))
+        else {
             panic!("model {name} is not in the WMB");
         };
         let p = o.origin.unwrap().map(f64::from);
@@ -558,7 +607,8 @@ fn kbridge_wmb_against_kbridge_wmp() {
         let file = m.file.clone().unwrap_or_default();
         let wmb_file = o.file.clone().unwrap_or_default();
         assert!(
-            file.to_ascii_lowercase().starts_with(&wmb_file.to_ascii_lowercase()),
+            file.to_ascii_lowercase()
+                .starts_with(&wmb_file.to_ascii_lowercase()),
             "{name}: {file} vs {wmb_file}"
         );
     }

@@ -8,7 +8,12 @@ use super::view;
 /// The dump.
 pub fn dump(wmb: &Wmb, name: &str) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{name}: WMB{} ({} header lists)", wmb.version, wmb.slots.len());
+    let _ = writeln!(
+        s,
+        "{name}: WMB{} ({} header lists)",
+        wmb.version,
+        wmb.slots.len()
+    );
     let mut at = wmb.header_len();
     for item in &wmb.items {
         match item {
@@ -66,7 +71,12 @@ pub fn dump(wmb: &Wmb, name: &str) -> String {
     }
     match view::bsp_geometry(wmb) {
         Ok(g) if !g.faces.is_empty() => {
-            let _ = writeln!(s, "geometry: {} vertices, {} faces", g.vertices.len(), g.faces.len());
+            let _ = writeln!(
+                s,
+                "geometry: {} vertices, {} faces",
+                g.vertices.len(),
+                g.faces.len()
+            );
         }
         Ok(_) => {}
         Err(e) => {

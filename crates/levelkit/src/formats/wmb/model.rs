@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-
 /// The most lists a WMB header has (WMB7's `WMB_HEADER`).
 pub const MAX_LISTS: usize = 20;
 

@@ -128,9 +128,10 @@ pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wmb> {
     let mut previous: Option<usize> = None;
     for &(start, end, slot) in &order {
         if start < pos {
-            let other = previous.map_or_else(|| "the header".to_owned(), |p| {
-                format!("list `{}`", super::model::ListKind::slot_name(p))
-            });
+            let other = previous.map_or_else(
+                || "the header".to_owned(),
+                |p| format!("list `{}`", super::model::ListKind::slot_name(p)),
+            );
             return Err(err(
                 ErrorKind::Unsupported,
                 start,

@@ -96,20 +96,17 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
         scene.materials.push(material);
     }
     let size_of = |texture: usize| {
-        textures
-            .get(texture)
-            .map_or((64.0, 64.0), |t| (f64::from(t.width.max(1)), f64::from(t.height.max(1))))
+        textures.get(texture).map_or((64.0, 64.0), |t| {
+            (f64::from(t.width.max(1)), f64::from(t.height.max(1)))
+        })
     };
 
     // WMB2–6 polygons.
     match view::bsp_geometry(wmb) {
         Ok(geometry) if !geometry.faces.is_empty() => {
             let materials = view::materials(wmb).unwrap_or_default();
-            let positions: Vec<[f64; 3]> = geometry
-                .vertices
-                .iter()
-                .map(|v| v.map(f64::from))
-                .collect();
+            let positions: Vec<[f64; 3]> =
+                geometry.vertices.iter().map(|v| v.map(f64::from)).collect();
             let mut mesh = Mesh {
                 name: Some("world".into()),
                 positions,
@@ -139,7 +136,11 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
                     .iter()
                     .rev()
                     .map(|&v| {
-                        let p = geometry.vertices.get(v as usize).copied().unwrap_or_default();
+                        let p = geometry
+                            .vertices
+                            .get(v as usize)
+                            .copied()
+                            .unwrap_or_default();
                         Corner {
                             position: v,
                             normal: None,
@@ -161,7 +162,8 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
                     material: texture,
                 });
             }
-            mesh.extras.insert("faces".into(), Value::Array(face_extras));
+            mesh.extras
+                .insert("faces".into(), Value::Array(face_extras));
             children.push(scene.nodes.len());
             scene.nodes.push(Node {
                 name: Some("world".into()),
@@ -290,7 +292,9 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
                 kind: LightKind::Point,
                 color: color.map(|c| (c / 100.0).clamp(0.0, 1.0)),
                 intensity: 1.0,
-                range: range.filter(|r| *r > 0.0 && r.is_finite()).map(|r| r as f32),
+                range: range
+                    .filter(|r| *r > 0.0 && r.is_finite())
+                    .map(|r| r as f32),
                 extras: Extras::new(),
             });
         }
@@ -341,7 +345,11 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
 
 /// Position, pan/tilt/roll in degrees and scale as a node transform; non-finite values and
 /// zero scales leave the node untransformed in that part.
-fn transform(origin: Option<[f32; 3]>, angles: Option<[f32; 3]>, scale: Option<[f32; 3]>) -> Transform {
+fn transform(
+    origin: Option<[f32; 3]>,
+    angles: Option<[f32; 3]>,
+    scale: Option<[f32; 3]>,
+) -> Transform {
     let finite = |v: Option<[f32; 3]>, d: f64| {
         v.map(|v| v.map(|x| if x.is_finite() { f64::from(x) } else { d }))
             .unwrap_or([d; 3])
@@ -349,7 +357,9 @@ fn transform(origin: Option<[f32; 3]>, angles: Option<[f32; 3]>, scale: Option<[
     let p = finite(origin, 0.0);
     let a = finite(angles, 0.0);
     let mut s = finite(scale, 1.0);
-    if s.iter().any(|&x| x == 0.0 || x.abs() > 1e6 || x.abs() < 1e-6) {
+    if s.iter()
+        .any(|&x| x == 0.0 || x.abs() > 1e6 || x.abs() < 1e-6)
+    {
         s = [1.0; 3];
     }
     let r = crate::formats::wmp::resolve::engine_rotation(a);

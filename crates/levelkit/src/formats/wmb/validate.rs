@@ -23,7 +23,10 @@ pub fn validate(wmb: &Wmb) -> Vec<Warning> {
                 None => out.push(Warning::error(
                     Format::Wmb,
                     Location::path(format!("items[{n}]")),
-                    format!("list names header slot {slot}, past the header's {}", wmb.slots.len()),
+                    format!(
+                        "list names header slot {slot}, past the header's {}",
+                        wmb.slots.len()
+                    ),
                 )),
                 Some(true) => out.push(Warning::error(
                     Format::Wmb,
