@@ -68,6 +68,17 @@
 //!   30 edges (24 bytes each) the object holds; libgamestudio trusts the word. The reader takes
 //!   the word when the edges fit in the object, else as many as its bytes hold, and keeps the
 //!   word in `edge_count_word`.
+//! * **`gamestudio/wmb/block/block-*.wmb` are not compiled from the `block.wmp` beside them.**
+//!   They are libgamestudio's `data/wmb/wmb6/analysis/` files: a 64-unit cube (8 vertices,
+//!   6 faces, texture `#default`), centred and moved by 128 on x. The `block.wmp` (the same
+//!   bytes as `wmp/v710/block.wmp`) is a tetrahedron with four textures, and its compiled form
+//!   is `wmp/v710/block.wmb`: same four texture names, no entities on either side (the level
+//!   info only), 4 faces for 4, bounding boxes within 0.41 units (the compiler moves the
+//!   slanted faces' vertices: x ±63.81 for ±64, y 63.60 for 64, z 47.76 for 48).
+//! * `kbridge.wmb` against `wmp/wmpb/kbridge.wmp`: 53 models and 1 path on both sides (the WMB
+//!   writes 20 of the models in the old entity layout, 33 in the new); all 53 match by name at
+//!   the same position (largest difference 0); the old layout keeps 13 characters of the file
+//!   name (`kingsbridge.m`). Neither has blocks or textures.
 //! * `kbridge.wmb` (WMB7) has no blocks (its level is all models) and one 256×256 lightmap.
 //!
 //! # What levelkit does with it
@@ -154,4 +165,55 @@ pub struct Summary {
     pub faces: usize,
     /// WMB7 blocks.
     pub blocks: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::registry::{Format, sniff};
+
+    #[test]
+    fn sniffed_by_magic_and_extension() {
+        for v in [b'2', b'3', b'4', b'6', b'7'] {
+            let magic = [b'W', b'M', b'B', v, 0, 0];
+            assert_eq!(sniff(&magic, Some("a.bin")), Some(Format::Wmb));
+        }
+        assert_eq!(Format::from_path_name("level.wmb"), Some(Format::Wmb));
+    }
+
+    #[test]
+    fn the_header_ends_where_the_first_list_begins() {
+        let mut level = samples::square_level();
+        assert_eq!(level.slots.len(), 16);
+        let bytes = level.write().unwrap();
+        assert_eq!(read(&bytes).unwrap(), level);
+        // Three more (empty) entries: the lists move 24 bytes on, and the reader sees 19.
+        level.slots.extend([Slot::default(); 3]);
+        level.settle_layout();
+        let bytes = level.write().unwrap();
+        let back = read(&bytes).unwrap();
+        assert_eq!(back.slots.len(), 19);
+        assert_eq!(back, level);
+    }
+
+    #[test]
+    fn views_of_the_samples() {
+        let quad = samples::quad_level();
+        let textures = view::textures(&quad).unwrap();
+        assert_eq!(textures[0].format, view::PixelFormat::Rgb888);
+        let list = quad.list(ListKind::Textures).unwrap();
+        let (pixels, channels) = textures[0].decode(list, None).unwrap();
+        assert_eq!((pixels.len(), channels), (12, 3));
+        let objects = view::objects(&quad).unwrap();
+        assert_eq!(objects[0].kind, view::ObjectKind::Info);
+        assert_eq!(objects[2].file.as_deref(), Some("crate.mdl"));
+        let square = samples::square_level();
+        let t = &view::textures(&square).unwrap()[0];
+        assert_eq!((t.format, t.mipmaps), (view::PixelFormat::Pal8, true));
+        let g = view::bsp_geometry(&square).unwrap();
+        assert_eq!(g.faces.len(), 1);
+        assert_eq!(g.faces[0].extra, Some(0));
+    }
 }
