@@ -31,6 +31,8 @@ pub enum Format {
     Wmpb,
     /// 3D GameStudio compiler intermediate: `$$M` (version 711).
     DollarM,
+    /// 3D GameStudio compiled level: `.wmb` (`WMB2` … `WMB7`).
+    Wmb,
     /// V-Chat world: `.wdb` (`WDBV`).
     Wdb,
     /// WAP32 sprite animation (Captain Claw, Gruntz): `.ani` (not the RIFF Windows cursor).
@@ -107,6 +109,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_WMP_TEXT,
     ROW_WMPB,
     ROW_DOLLAR_M,
+    ROW_WMB,
     ROW_WDB,
     ROW_ANI,
     ROW_PID,
@@ -206,6 +209,17 @@ const ROW_DOLLAR_M: FormatInfo = FormatInfo {
     name: "$$m",
     description: "3D GameStudio compiler intermediate",
     extensions: &["$$m"],
+    readable: true,
+    writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
+};
+
+const ROW_WMB: FormatInfo = FormatInfo {
+    format: Format::Wmb,
+    name: "wmb",
+    description: "3D GameStudio compiled level",
+    extensions: &["wmb"],
     readable: true,
     writable: true,
     common: Some(Common::Scene),
@@ -389,6 +403,7 @@ impl Format {
             Format::WmpText => &ROW_WMP_TEXT,
             Format::Wmpb => &ROW_WMPB,
             Format::DollarM => &ROW_DOLLAR_M,
+            Format::Wmb => &ROW_WMB,
             Format::Wdb => &ROW_WDB,
             Format::Ani => &ROW_ANI,
             Format::Pid => &ROW_PID,
@@ -469,6 +484,11 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"GANI000", Format::Gani),
     (0, b"#!WINGS-1.0\r\n\x1a\x04", Format::Wings),
     (0, b"WMPB", Format::Wmpb),
+    (0, b"WMB2", Format::Wmb),
+    (0, b"WMB3", Format::Wmb),
+    (0, b"WMB4", Format::Wmb),
+    (0, b"WMB6", Format::Wmb),
+    (0, b"WMB7", Format::Wmb),
     (0, b"WDBV", Format::Wdb),
     (0, b"\x0A\x00\x00\x00", Format::Pid),
     (0, b"\x0A\x05\x01\x08", Format::Pcx),

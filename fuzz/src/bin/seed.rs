@@ -143,6 +143,16 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         "level.wmp".into(),
         wmp::binary::samples::level().write()?,
     ));
+    more.push((
+        "wmb",
+        "quad.wmb".into(),
+        levelkit::formats::wmb::samples::quad_level().write()?,
+    ));
+    more.push((
+        "wmb",
+        "square.wmb".into(),
+        levelkit::formats::wmb::samples::square_level().write()?,
+    ));
     for seed in 0..8u64 {
         more.push((
             "wdb_read",

@@ -24,7 +24,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{ani, pid, rez, wdb, wings, wmp, wwd};
+use crate::formats::{ani, pid, rez, wdb, wings, wmb, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -130,6 +130,8 @@ documents! {
     Wmp(wmp::text::WmpText) reads [WmpText, DollarM],
     /// A 3D GameStudio binary level (WMPB `.wmp`).
     Wmpb(wmp::binary::Wmpb) reads [Wmpb],
+    /// A 3D GameStudio compiled level (`.wmb`, WMB2 … WMB7).
+    Wmb(wmb::Wmb) reads [Wmb],
     /// A V-Chat world (`.wdb`).
     Wdb(wdb::Wdb) reads [Wdb],
     /// A WAP32 sprite animation (`.ani`: Claw, Gruntz).

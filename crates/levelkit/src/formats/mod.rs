@@ -14,5 +14,6 @@ pub mod pid;
 pub mod rez;
 pub mod wdb;
 pub mod wings;
+pub mod wmb;
 pub mod wmp;
 pub mod wwd;

@@ -82,6 +82,13 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
     let mut files = vec![
         ("samples/room.wmp", room.write().unwrap(), Expect::Model),
         (
+            "samples/quad.wmb",
+            levelkit::formats::wmb::samples::quad_level()
+                .write()
+                .unwrap(),
+            Expect::Model,
+        ),
+        (
             "samples/world.wdb",
             levelkit::formats::wdb::samples::world().write().unwrap(),
             Expect::Model,

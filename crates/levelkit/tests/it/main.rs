@@ -34,6 +34,7 @@ mod wdb;
 mod wings;
 mod wings_oracle;
 mod wings_scene;
+mod wmb;
 mod wmp_scene;
 mod wmp_text;
 mod wmpb;

@@ -1,0 +1,620 @@
+//! WMB: the real files (`$LEVELKIT_CORPUS/gamestudio`, `wmp/v710`; skipped when unset) read,
+//! validate, write back byte for byte (through JSON too) and export to `.glb` files the Khronos
+//! validator passes; compiled levels against their `.wmp` sources; hostile input (every prefix,
+//! random mutations, counts that claim gigabytes); a proptest from model to bytes to model.
+
+use crate::common;
+use crate::common::Rng;
+
+use std::path::{Path, PathBuf};
+
+use levelkit::codec::Codec;
+use levelkit::export::gltf;
+use levelkit::formats::wmb::{self, Item, ListKind, Slot, Wmb, samples, view};
+use levelkit::formats::wmp::{self, EntityKind, resolve};
+use levelkit::{ErrorKind, Limits, Severity};
+
+fn wmb_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Some(root) = common::corpus_or_skip("", "the WMB corpus") else {
+        return out;
+    };
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "wmb") {
+                out.push(path);
+            }
+        }
+    }
+    walk(&root.join("gamestudio"), &mut out);
+    walk(&root.join("wmp"), &mut out);
+    out.sort();
+    out
+}
+
+fn name(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn corpus_files_read_validate_and_round_trip() {
+    let files = wmb_files();
+    if files.is_empty() {
+        return;
+    }
+    assert!(files.len() >= 8, "only {} WMB files", files.len());
+    let mut versions = std::collections::BTreeSet::new();
+    for path in &files {
+        let name = name(path);
+        let bytes = std::fs::read(path).unwrap();
+        let level = wmb::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        versions.insert(level.version);
+        eprintln!(
+            "{name}: {}",
+            serde_json::to_string(&level.summary()).unwrap()
+        );
+        let findings = level.validate();
+        for w in &findings {
+            eprintln!("{name}: {w}");
+        }
+        assert!(findings.is_empty(), "{name}: {} findings", findings.len());
+        // Every view reads.
+        view::palette(&level).unwrap();
+        let textures = view::textures(&level).unwrap();
+        view::materials(&level).unwrap();
+        view::objects(&level).unwrap();
+        let geometry = view::bsp_geometry(&level).unwrap();
+        view::blocks(&level).unwrap();
+        if level.version < 7 {
+            assert!(!geometry.faces.is_empty(), "{name}: no faces");
+            assert!(!textures.is_empty(), "{name}: no textures");
+        }
+        assert_eq!(
+            level.write().unwrap(),
+            bytes,
+            "{name}: written bytes differ"
+        );
+        let json = serde_json::to_string(&level).unwrap();
+        let back: Wmb = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, level, "{name}: changed through JSON");
+        // Allocation stays in proportion to the input.
+        let tight = Limits {
+            max_alloc: bytes.len() + 1,
+            ..Limits::strict()
+        };
+        wmb::read_with(&bytes, &tight).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let small = Limits {
+            max_alloc: bytes.len() / 2,
+            ..Limits::strict()
+        };
+        assert_eq!(
+            wmb::read_with(&bytes, &small).unwrap_err().kind,
+            ErrorKind::LimitExceeded
+        );
+        // The document layer sniffs and reads it.
+        let model = levelkit::document::Model::read(&bytes, Some(&name), &Limits::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(model.format(), levelkit::Format::Wmb, "{name}");
+    }
+    assert_eq!(
+        versions.into_iter().collect::<Vec<_>>(),
+        vec![2, 3, 4, 6, 7],
+        "the corpus's versions"
+    );
+}
+
+fn header_lists(bytes: &[u8]) -> usize {
+    wmb::read(bytes).unwrap().slots.len()
+}
+
+#[test]
+fn header_length_follows_the_first_list() {
+    let files = wmb_files();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let n = header_lists(&bytes);
+        let expected = match (&bytes[..4], name(path).as_str()) {
+            (b"WMB2" | b"WMB3" | b"WMB4", _) => 16,
+            (b"WMB6", "wmb6-test.wmb") => 17,
+            (b"WMB6", _) => 19,
+            (b"WMB7", _) => 20,
+            _ => unreachable!(),
+        };
+        assert_eq!(n, expected, "{}", name(path));
+    }
+}
+
+fn glb(level: &Wmb) -> Vec<u8> {
+    let (scene, _) = level.to_scene().unwrap();
+    assert!(
+        scene
+            .validate()
+            .iter()
+            .all(|w| w.severity != Severity::Error)
+    );
+    gltf::write(
+        &scene,
+        &gltf::GltfOptions {
+            binary: true,
+            embed: true,
+            stem: "level".into(),
+        },
+    )
+    .unwrap()
+    .main
+}
+
+#[test]
+fn scenes_have_geometry_textures_and_entities() {
+    let files = wmb_files();
+    for path in &files {
+        let name = name(path);
+        let level = wmb::read(&std::fs::read(path).unwrap()).unwrap();
+        let (scene, warnings) = level.to_scene().unwrap();
+        for w in &warnings {
+            eprintln!("{name}: {w}");
+        }
+        assert!(warnings.is_empty(), "{name}: {} warnings", warnings.len());
+        let counts = scene.counts();
+        eprintln!("{name}: {counts:?}");
+        let textures = view::textures(&level).unwrap();
+        assert_eq!(
+            counts.textures,
+            textures.len(),
+            "{name}: every texture has pixels"
+        );
+        assert_eq!(counts.materials, textures.len(), "{name}");
+        let objects = view::objects(&level).unwrap();
+        let info = objects
+            .iter()
+            .filter(|o| o.kind == view::ObjectKind::Info)
+            .count();
+        // The root, the world mesh (WMB2-6) and one node per object but the info.
+        let world = usize::from(level.version < 7);
+        assert_eq!(counts.nodes, 1 + world + objects.len() - info, "{name}");
+        if level.version < 7 {
+            assert!(counts.triangles > 0, "{name}");
+        }
+    }
+    // The sample levels too: WMB7 blocks and a WMB3 square.
+    for level in [samples::quad_level(), samples::square_level()] {
+        let (scene, warnings) = level.to_scene().unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let counts = scene.counts();
+        assert_eq!(counts.textures, 1);
+        assert!(counts.triangles >= 2);
+    }
+}
+
+#[test]
+fn exported_glbs_pass_the_khronos_validator() {
+    let Some(script) = common::oracle("node/validate.js", &["node"], "glTF validator checks")
+    else {
+        return;
+    };
+    let dir = common::out_dir("wmb-scene", "validator");
+    let mut levels: Vec<(String, Wmb)> = vec![
+        ("sample-quad".into(), samples::quad_level()),
+        ("sample-square".into(), samples::square_level()),
+    ];
+    for path in wmb_files() {
+        levels.push((
+            name(&path),
+            wmb::read(&std::fs::read(&path).unwrap()).unwrap(),
+        ));
+    }
+    for (name, level) in &levels {
+        let path = dir.join(format!("{name}.glb"));
+        std::fs::write(&path, glb(level)).unwrap();
+        if !common::assert_gltf_valid(&script, &path) {
+            return;
+        }
+    }
+    eprintln!("validator: {} levels, 0 errors, 0 warnings", levels.len());
+}
+
+#[test]
+fn samples_round_trip() {
+    for level in [samples::quad_level(), samples::square_level()] {
+        let bytes = level.write().unwrap();
+        let back = wmb::read(&bytes).unwrap();
+        assert_eq!(back, level);
+        assert!(back.validate().is_empty(), "{:?}", back.validate());
+        let blocks = view::blocks(&back).unwrap();
+        let objects = view::objects(&back).unwrap();
+        if back.version == 7 {
+            assert_eq!(blocks.len(), 1);
+            assert_eq!(objects.len(), 3);
+            assert_eq!(objects[2].name.as_deref(), Some("crate_1"));
+            assert_eq!(objects[2].fields["skills"][19], 19.0);
+        } else {
+            assert_eq!(
+                view::bsp_geometry(&back).unwrap().faces[0].corners,
+                [0, 3, 2, 1]
+            );
+        }
+    }
+}
+
+/// Every prefix of `bytes` is an error or a level that writes back to the prefix; never a panic.
+fn sweep_prefixes(bytes: &[u8], step: usize) -> usize {
+    let mut errors = 0;
+    let mut cut = 0;
+    while cut < bytes.len() {
+        let prefix = &bytes[..cut];
+        match wmb::read(prefix) {
+            Ok(level) => {
+                assert_eq!(level.write().unwrap(), prefix, "prefix {cut}");
+                let _ = level.to_scene();
+                let _ = level.validate();
+            }
+            Err(e) => {
+                assert!(
+                    matches!(e.kind, ErrorKind::Truncated | ErrorKind::Malformed),
+                    "prefix {cut}: {e}"
+                );
+                errors += 1;
+            }
+        }
+        cut += if cut < 200 { 1 } else { step };
+    }
+    errors
+}
+
+#[test]
+fn every_prefix_is_an_error_or_round_trips() {
+    for level in [samples::quad_level(), samples::square_level()] {
+        let bytes = level.write().unwrap();
+        let errors = sweep_prefixes(&bytes, 1);
+        assert!(errors > bytes.len() / 2);
+    }
+    for path in wmb_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let step = (bytes.len() / 1500).max(1);
+        sweep_prefixes(&bytes, step);
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut rng = Rng(0x5EED_0017);
+    let mut inputs: Vec<Vec<u8>> = vec![
+        samples::quad_level().write().unwrap(),
+        samples::square_level().write().unwrap(),
+    ];
+    for path in wmb_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        if bytes.len() < 60_000 {
+            inputs.push(bytes);
+        }
+    }
+    for input in &inputs {
+        for _ in 0..300 {
+            let mut bytes = input.clone();
+            for _ in 0..1 + rng.below(8) {
+                let at = rng.below(bytes.len());
+                bytes[at] = rng.next() as u8;
+            }
+            if let Ok(level) = wmb::read(&bytes) {
+                assert_eq!(level.write().unwrap(), bytes);
+                let _ = level.validate();
+                let _ = level.to_scene();
+                let _ = level.summary();
+                let _ = level.dump("x");
+            }
+        }
+    }
+    for len in [0, 3, 4, 8, 131, 132, 200] {
+        for _ in 0..50 {
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            if bytes.len() >= 4 {
+                bytes[..4].copy_from_slice(b"WMB7");
+            }
+            if let Ok(level) = wmb::read(&bytes) {
+                assert_eq!(level.write().unwrap(), bytes);
+                let _ = level.to_scene();
+            }
+        }
+    }
+}
+
+/// A level whose list `kind` holds `data`.
+fn with_list(kind: ListKind, data: Vec<u8>) -> Vec<u8> {
+    Wmb {
+        version: 7,
+        slots: vec![Slot::default(); 20],
+        items: vec![Item::List {
+            slot: kind as usize,
+            data,
+        }],
+    }
+    .write()
+    .unwrap()
+}
+
+#[test]
+fn counts_that_claim_gigabytes_are_refused_without_allocating() {
+    // A header entry claiming 4 GiB.
+    let mut bytes = samples::quad_level().write().unwrap();
+    bytes[4 + 8 * 15 + 4..4 + 8 * 15 + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(wmb::read(&bytes).unwrap_err().kind, ErrorKind::Truncated);
+    let (_, alloc) = common::alloc::peak_during(|| wmb::read(&bytes));
+    assert!(alloc < 4 * bytes.len() + 4096, "{alloc} bytes allocated");
+
+    // Counts inside lists: textures, objects, blocks, block vertices, path nodes, texture size.
+    let huge = u32::MAX.to_le_bytes().to_vec();
+    for kind in [ListKind::Textures, ListKind::Objects, ListKind::Blocks] {
+        let level = wmb::read(&with_list(kind, huge.clone())).unwrap();
+        let findings = level.validate();
+        assert!(
+            findings.iter().any(|w| w.severity == Severity::Error),
+            "{kind:?}: {findings:?}"
+        );
+        let (_, alloc) = common::alloc::peak_during(|| level.to_scene());
+        assert!(alloc < 1 << 20, "{kind:?}: {alloc} bytes allocated");
+    }
+    let mut texture = vec![];
+    texture.extend_from_slice(&1u32.to_le_bytes());
+    texture.extend_from_slice(&8u32.to_le_bytes());
+    texture.extend_from_slice(&[b'x'; 16]);
+    texture.extend_from_slice(&0xFFFFu32.to_le_bytes());
+    texture.extend_from_slice(&0xFFFFu32.to_le_bytes());
+    texture.extend_from_slice(&5u32.to_le_bytes());
+    texture.extend_from_slice(&[0; 12]);
+    let level = wmb::read(&with_list(ListKind::Textures, texture)).unwrap();
+    let e = view::textures(&level).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Truncated, "{e}");
+    let mut path = vec![];
+    path.extend_from_slice(&1u32.to_le_bytes());
+    path.extend_from_slice(&8u32.to_le_bytes());
+    path.extend_from_slice(&6u32.to_le_bytes());
+    path.extend_from_slice(&[b'p'; 20]);
+    path.extend_from_slice(&4.0e9f32.to_le_bytes());
+    path.extend_from_slice(&[0; 16]);
+    let level = wmb::read(&with_list(ListKind::Objects, path)).unwrap();
+    let (result, alloc) = common::alloc::peak_during(|| view::objects(&level));
+    assert_eq!(result.unwrap_err().kind, ErrorKind::Truncated);
+    assert!(alloc < 1 << 20, "{alloc} bytes allocated");
+}
+
+#[test]
+fn overlapping_lists_and_lists_in_the_header_are_refused() {
+    let mut bytes = samples::square_level().write().unwrap();
+    // Point `planes` at the vertices list.
+    let vertices = u32::from_le_bytes(bytes[4 + 8 * 3..4 + 8 * 3 + 4].try_into().unwrap());
+    bytes[4 + 8..4 + 8 + 4].copy_from_slice(&vertices.to_le_bytes());
+    bytes[4 + 12..4 + 16].copy_from_slice(&8u32.to_le_bytes());
+    assert_eq!(wmb::read(&bytes).unwrap_err().kind, ErrorKind::Unsupported);
+    bytes[4 + 8..4 + 8 + 4].copy_from_slice(&20u32.to_le_bytes());
+    assert_eq!(wmb::read(&bytes).unwrap_err().kind, ErrorKind::Malformed);
+    assert_eq!(wmb::read(b"WMB5").unwrap_err().kind, ErrorKind::Unsupported);
+    assert_eq!(wmb::read(b"WMPB").unwrap_err().kind, ErrorKind::Malformed);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn level() -> impl Strategy<Value = Wmb> {
+        (
+            prop_oneof![Just(2u8), Just(3), Just(4), Just(6), Just(7)],
+            16usize..=20,
+            proptest::collection::vec(
+                (
+                    0usize..20,
+                    proptest::collection::vec(any::<u8>(), 1..40),
+                    proptest::collection::vec(any::<u8>(), 0..5),
+                ),
+                1..8,
+            ),
+            proptest::collection::vec((any::<u32>(), Just(0u32)), 20),
+        )
+            .prop_map(|(version, n, lists, raw)| {
+                let mut used = vec![false; n];
+                let mut items = Vec::new();
+                for (slot, data, gap) in lists {
+                    let slot = slot % n;
+                    if used[slot] {
+                        continue;
+                    }
+                    used[slot] = true;
+                    items.push(Item::List { slot, data });
+                    if !gap.is_empty() {
+                        items.push(Item::Gap { data: gap });
+                    }
+                }
+                let slots = raw
+                    .into_iter()
+                    .take(n)
+                    .map(|(offset, length)| Slot { offset, length })
+                    .collect();
+                let mut level = Wmb {
+                    version,
+                    slots,
+                    items,
+                };
+                // The written offsets of the lists replace the stored ones.
+                level = wmb::read(&level.write().unwrap()).unwrap_or(level);
+                level
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        #[test]
+        fn model_to_bytes_to_model(level in level()) {
+            let bytes = level.write().unwrap();
+            let back = wmb::read(&bytes).unwrap();
+            prop_assert_eq!(&back, &level);
+            prop_assert_eq!(back.write().unwrap(), bytes);
+        }
+    }
+}
+
+// --- WMB against the level it was compiled from ---
+
+fn bounds(points: impl Iterator<Item = [f64; 3]>) -> Option<([f64; 3], [f64; 3])> {
+    let mut out: Option<([f64; 3], [f64; 3])> = None;
+    for p in points {
+        let (lo, hi) = out.get_or_insert((p, p));
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    out
+}
+
+#[test]
+fn block_wmb_against_block_wmp() {
+    let Some(dir) = common::corpus_or_skip("", "the WMB-WMP comparison") else {
+        return;
+    };
+    let source = wmp::text::WmpText::read(
+        &std::fs::read(dir.join("gamestudio/wmb/block/block.wmp")).unwrap(),
+    )
+    .unwrap();
+    let (level, _) = wmp::level_of_text(&source);
+    let (resolved, _) = resolve::resolve(&level);
+    let mut wmp_textures: Vec<String> = resolved
+        .blocks
+        .iter()
+        .flat_map(|b| b.faces.iter().map(|f| f.texture.clone()))
+        .collect();
+    wmp_textures.sort();
+    wmp_textures.dedup();
+    let wmp_box = bounds(
+        resolved
+            .blocks
+            .iter()
+            .flat_map(|b| b.vertices.iter().copied()),
+    )
+    .unwrap();
+    let wmp_entities = resolved.entities.len();
+    eprintln!("block.wmp: textures {wmp_textures:?}, box {wmp_box:?}, {wmp_entities} entities");
+    for file in [
+        "wmp/v710/block.wmb",
+        "gamestudio/wmb/block/block-centered.wmb",
+        "gamestudio/wmb/block/block-moved-x.wmb",
+    ] {
+        let compiled = wmb::read(&std::fs::read(dir.join(file)).unwrap()).unwrap();
+        let mut names: Vec<String> = view::textures(&compiled)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        names.sort();
+        let g = view::bsp_geometry(&compiled).unwrap();
+        let b = bounds(g.vertices.iter().map(|v| v.map(f64::from))).unwrap();
+        let objects = view::objects(&compiled).unwrap();
+        let entities = objects
+            .iter()
+            .filter(|o| o.kind != view::ObjectKind::Info)
+            .count();
+        let dev = (0..3)
+            .map(|k| {
+                (b.0[k] - wmp_box.0[k])
+                    .abs()
+                    .max((b.1[k] - wmp_box.1[k]).abs())
+            })
+            .fold(0.0, f64::max);
+        eprintln!(
+            "{file}: textures {names:?}, box {b:?}, {} faces, {entities} entities; \
+             largest box deviation {dev:.3}",
+            g.faces.len()
+        );
+        if file.starts_with("wmp/") {
+            // The pair compiled from this very file (libgamestudio data/wmb/wmb6/).
+            assert_eq!(names, wmp_textures, "{file}: texture names");
+            assert_eq!(entities, wmp_entities, "{file}: entities");
+            assert!(dev < 0.5, "{file}: boxes differ by {dev}");
+            assert_eq!(g.faces.len(), resolved.blocks[0].faces.len());
+        } else {
+            // libgamestudio's data/wmb/wmb6/analysis/ files: a 64-unit cube with the default
+            // texture, not this tetrahedron (see the module docs).
+            assert_eq!(names, ["#default"], "{file}");
+            assert_eq!(g.vertices.len(), 8, "{file}");
+        }
+    }
+}
+
+#[test]
+fn kbridge_wmb_against_kbridge_wmp() {
+    let Some(dir) = common::corpus_or_skip("", "the WMB-WMP comparison") else {
+        return;
+    };
+    let source =
+        wmp::binary::Wmpb::read(&std::fs::read(dir.join("wmp/wmpb/kbridge.wmp")).unwrap()).unwrap();
+    let (level, _) = source.to_level();
+    let (resolved, _) = resolve::resolve(&level);
+    let compiled =
+        wmb::read(&std::fs::read(dir.join("gamestudio/kingsbridge/kbridge.wmb")).unwrap()).unwrap();
+    let objects = view::objects(&compiled).unwrap();
+    let models: Vec<_> = resolved
+        .entities
+        .iter()
+        .filter(|e| e.kind == EntityKind::Model)
+        .collect();
+    let entities: Vec<_> = objects
+        .iter()
+        .filter(|o| {
+            matches!(
+                o.kind,
+                view::ObjectKind::Entity | view::ObjectKind::OldEntity
+            )
+        })
+        .collect();
+    let paths_wmp = resolved
+        .entities
+        .iter()
+        .filter(|e| e.kind == EntityKind::Path)
+        .count();
+    let paths_wmb = objects
+        .iter()
+        .filter(|o| o.kind == view::ObjectKind::Path)
+        .count();
+    eprintln!(
+        "kbridge: wmp {} models, {paths_wmp} paths; wmb {} entities ({} old layout), {paths_wmb} paths",
+        models.len(),
+        entities.len(),
+        entities
+            .iter()
+            .filter(|o| o.kind == view::ObjectKind::OldEntity)
+            .count()
+    );
+    assert_eq!(models.len(), entities.len());
+    assert_eq!(paths_wmp, paths_wmb);
+    let mut worst = 0.0f64;
+    let mut matched = 0;
+    for m in &models {
+        let name = m.name.clone().unwrap_or_default();
+        let Some(o) = entities
+            .iter()
+            .find(|o| o.name.as_deref() == Some(name.as_str()))
+        else {
+            panic!("model {name} is not in the WMB");
+        };
+        let p = o.origin.unwrap().map(f64::from);
+        let d = (0..3)
+            .map(|k| (p[k] - m.transform.position[k]).abs())
+            .fold(0.0, f64::max);
+        worst = worst.max(d);
+        matched += 1;
+        // The WMB's file names are the model files (13 characters in the old layout).
+        let file = m.file.clone().unwrap_or_default();
+        let wmb_file = o.file.clone().unwrap_or_default();
+        assert!(
+            file.to_ascii_lowercase()
+                .starts_with(&wmb_file.to_ascii_lowercase()),
+            "{name}: {file} vs {wmb_file}"
+        );
+    }
+    eprintln!("kbridge: {matched} models matched by name, largest position difference {worst:.4}");
+    assert!(worst < 0.5, "positions differ by {worst}");
+    // Texture names: neither has any (the level is all models).
+    assert!(view::textures(&compiled).unwrap().is_empty());
+    assert!(resolved.blocks.is_empty());
+}
