@@ -230,6 +230,12 @@ fn convert_scene(
         for w in &found.warnings {
             notes.push(w.to_string());
         }
+        if found.models.1 > 0 {
+            notes.push(format!(
+                "{} of {} model entities placed",
+                found.models.0, found.models.1
+            ));
+        }
         if found.from_wads > 0 {
             notes.push(format!(
                 "{} of {} materials textured from WADs",

@@ -12,6 +12,7 @@
 pub mod assets;
 pub mod game;
 pub mod image;
+pub mod models;
 mod scene;
 mod tiled;
 
