@@ -93,8 +93,8 @@ pub struct ClassicHeader {
     /// Vertex count: the length of every frame's vertex list (and of Quake's texture
     /// coordinates).
     pub num_verts: u32,
-    /// Quake's sync type (IDPO, MDL2); MDL3–5 store the skin vertex count here instead, which
-    /// the list's length gives, so this is then ignored.
+    /// Quake's sync type (IDPO, MDL2). MDL3–5 store the skin vertex count in this word, which
+    /// the list's length gives: there it reads as 0 and is not written.
     pub sync_type: i32,
     /// Flags (Quake's rocket trail, rotate, …).
     pub flags: i32,

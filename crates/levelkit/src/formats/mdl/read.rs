@@ -99,6 +99,11 @@ fn read_classic(
         skins.push(skin);
     }
     let texcoords = read_texcoords(r, version, &header, budget)?;
+    let mut header = header;
+    if !version.quake_layout() {
+        // The word was the skin vertex count, which the list now holds.
+        header.sync_type = 0;
+    }
     let triangles = read_triangles(r, version, counts.tris, budget)?;
     let n_frames = count(r, budget, counts.frames.into(), 4, "frame")?;
     let mut frames = Vec::with_capacity(n_frames);
