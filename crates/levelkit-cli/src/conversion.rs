@@ -27,6 +27,8 @@ pub struct Target {
     pub game: Option<PathBuf>,
     /// Binary Graal levels only: the version to write (`--graal-version`).
     pub graal_version: Option<GraalVersion>,
+    /// 3D output of levels: a second folder for the models they name (`--assets`).
+    pub assets: Option<PathBuf>,
 }
 
 impl Target {
@@ -45,6 +47,7 @@ impl Target {
             palette: None,
             game: None,
             graal_version: None,
+            assets: None,
         })
     }
 
@@ -66,6 +69,12 @@ impl Target {
         if self.format == Format::GraalLevel {
             self.graal_version = version;
         }
+        self
+    }
+
+    /// The same target looking for a level's models in `assets` too (`--assets`).
+    pub fn with_assets(mut self, assets: Option<PathBuf>) -> Target {
+        self.assets = assets;
         self
     }
 
@@ -222,11 +231,11 @@ fn convert_scene(
     }
     if !is_stdio(input) {
         let dir = input.parent().unwrap_or_else(|| Path::new("."));
-        let found = levelkit::document::assets::find_textures(
-            model,
-            &mut scene,
-            &mut files::resolver(Some(dir)),
-        );
+        let mut beside = files::resolver(Some(dir));
+        let mut assets = files::resolver(target.assets.as_deref());
+        let found = levelkit::document::assets::find_textures(model, &mut scene, &mut |name| {
+            beside(name).or_else(|| assets(name))
+        });
         for w in &found.warnings {
             notes.push(w.to_string());
         }

@@ -47,7 +47,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .with_tiles(args.tiles.clone())
         .with_game(args.game.clone())
         .with_palette(args.palette.clone())
-        .with_graal_version(args.graal_version);
+        .with_graal_version(args.graal_version)
+        .with_assets(args.assets.clone());
     if args.graal_version.is_some() && format != Format::GraalLevel {
         return Err(usage(format!(
             "--graal-version applies to graal output, not {}",
