@@ -328,7 +328,7 @@ fn classic_model(seed: u64, verts: usize, tris: usize, frames: usize, version: u
         let words =
             matches!(version, ClassicVersion::Mdl4 | ClassicVersion::Mdl5) && rng.below(2) == 1;
         let kind = if words { 2 } else { 0 };
-        let mut pose = |rng: &mut Rng| Pose {
+        let pose = |rng: &mut Rng| Pose {
             min: packed(rng, words),
             max: packed(rng, words),
             name: name16(rng),
