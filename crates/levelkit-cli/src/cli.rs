@@ -218,6 +218,10 @@ pub struct ConvertArgs {
     /// (layers: GR-V1.05 is written instead).
     #[arg(long, value_name = "VERSION", value_parser = graal_version)]
     pub graal_version: Option<GraalVersion>,
+    /// 3D output of a level: a folder to look for the models (.mdl) its entities name, after
+    /// the level's own folder.
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
     /// Batch mode: print every warning with its file (by default they are counted by kind in
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]

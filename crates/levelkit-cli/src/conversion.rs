@@ -30,6 +30,8 @@ pub struct Target {
     /// Graal levels: where NPC images are (`--images`); `None`, the input's folder and its
     /// parent.
     pub images: Option<PathBuf>,
+    /// 3D output of levels: a second folder for the models they name (`--assets`).
+    pub assets: Option<PathBuf>,
 }
 
 impl Target {
@@ -49,6 +51,7 @@ impl Target {
             game: None,
             graal_version: None,
             images: None,
+            assets: None,
         })
     }
 
@@ -76,6 +79,12 @@ impl Target {
     /// The same target finding Graal NPC images in `images` (`--images`).
     pub fn with_images(mut self, images: Option<PathBuf>) -> Target {
         self.images = images;
+        self
+    }
+
+    /// The same target looking for a level's models in `assets` too (`--assets`).
+    pub fn with_assets(mut self, assets: Option<PathBuf>) -> Target {
+        self.assets = assets;
         self
     }
 
@@ -258,13 +267,19 @@ fn convert_scene(
     }
     if !is_stdio(input) {
         let dir = input.parent().unwrap_or_else(|| Path::new("."));
-        let found = levelkit::document::assets::find_textures(
-            model,
-            &mut scene,
-            &mut files::resolver(Some(dir)),
-        );
+        let mut beside = files::resolver(Some(dir));
+        let mut assets = files::resolver(target.assets.as_deref());
+        let found = levelkit::document::assets::find_textures(model, &mut scene, &mut |name| {
+            beside(name).or_else(|| assets(name))
+        });
         for w in &found.warnings {
             notes.push(w.to_string());
+        }
+        if found.models.1 > 0 {
+            notes.push(format!(
+                "{} of {} model entities placed",
+                found.models.0, found.models.1
+            ));
         }
         if found.from_wads > 0 {
             notes.push(format!(

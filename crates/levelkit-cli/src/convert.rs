@@ -48,7 +48,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .with_game(args.game.clone())
         .with_images(args.images.clone())
         .with_palette(args.palette.clone())
-        .with_graal_version(args.graal_version);
+        .with_graal_version(args.graal_version)
+        .with_assets(args.assets.clone());
     if args.graal_version.is_some() && format != Format::GraalLevel {
         return Err(usage(format!(
             "--graal-version applies to graal output, not {}",

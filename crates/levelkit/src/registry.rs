@@ -35,6 +35,8 @@ pub enum Format {
     Wmb,
     /// V-Chat world: `.wdb` (`WDBV`).
     Wdb,
+    /// 3D GameStudio and Quake model: `.mdl` (`IDPO`, `MDL2`–`MDL5`, `MDL7`).
+    Mdl,
     /// WAP32 sprite animation (Captain Claw, Gruntz): `.ani` (not the RIFF Windows cursor).
     Ani,
     /// WAP32 image (Captain Claw, Gruntz sprites): `.pid`.
@@ -111,6 +113,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_DOLLAR_M,
     ROW_WMB,
     ROW_WDB,
+    ROW_MDL,
     ROW_ANI,
     ROW_PID,
     ROW_PAL,
@@ -231,6 +234,17 @@ const ROW_WDB: FormatInfo = FormatInfo {
     name: "wdb",
     description: "V-Chat world",
     extensions: &["wdb"],
+    readable: true,
+    writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
+};
+
+const ROW_MDL: FormatInfo = FormatInfo {
+    format: Format::Mdl,
+    name: "mdl",
+    description: "3D GameStudio / Quake model (IDPO, MDL2-MDL5, MDL7)",
+    extensions: &["mdl"],
     readable: true,
     writable: true,
     common: Some(Common::Scene),
@@ -405,6 +419,7 @@ impl Format {
             Format::DollarM => &ROW_DOLLAR_M,
             Format::Wmb => &ROW_WMB,
             Format::Wdb => &ROW_WDB,
+            Format::Mdl => &ROW_MDL,
             Format::Ani => &ROW_ANI,
             Format::Pid => &ROW_PID,
             Format::Pal => &ROW_PAL,
@@ -490,6 +505,12 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"WMB6", Format::Wmb),
     (0, b"WMB7", Format::Wmb),
     (0, b"WDBV", Format::Wdb),
+    (0, b"IDPO", Format::Mdl),
+    (0, b"MDL2", Format::Mdl),
+    (0, b"MDL3", Format::Mdl),
+    (0, b"MDL4", Format::Mdl),
+    (0, b"MDL5", Format::Mdl),
+    (0, b"MDL7", Format::Mdl),
     (0, b"\x0A\x00\x00\x00", Format::Pid),
     (0, b"\x0A\x05\x01\x08", Format::Pcx),
     (0, b"\r\nRezMgr Version 1", Format::Rez),

@@ -15,8 +15,12 @@ use crate::scene::{Scene, TextureSource};
 pub struct FoundTextures {
     /// Materials that got a texture from a WAD (3D GameStudio levels).
     pub from_wads: usize,
-    /// One warning per cause: a WAD that is not readable, a texture file that is missing.
+    /// One warning per cause: a WAD that is not readable, a texture file that is missing, a
+    /// model file a level names that is missing.
     pub warnings: Vec<Warning>,
+    /// Model entities of a level that got their model, and how many the level has
+    /// ([`super::models::place_models`]).
+    pub models: (usize, usize),
 }
 
 /// The last part of a name written with either kind of slash (levels name their WADs with the
@@ -26,12 +30,16 @@ fn file_name(name: &str) -> &str {
 }
 
 /// Give `scene`, exported from `model`, the textures its side files hold: a 3D GameStudio text
-/// level's WADs (named in `wed { wad { … } }` and its compiled `$$W`), and every texture the
+/// level's WADs (named in `wed { wad { … } }` and its compiled `$$W`), a level's models (placed
+/// first, so their textures are found too), and every texture the
 /// scene names by file (decoded to pixels, so the output stands alone). A texture file that is
 /// missing or not an image is left out with one warning, and the materials that used it keep
 /// their names without it.
 pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) -> FoundTextures {
     let mut found = FoundTextures::default();
+    let placed = super::models::place_models(model, scene, resolve);
+    found.models = (placed.placed, placed.entities);
+    found.warnings.extend(placed.warnings);
     if let Model::Wmp(level) = model {
         wad_textures(level, scene, resolve, &mut found);
     }

@@ -12,6 +12,7 @@
 pub mod assets;
 pub mod game;
 pub mod image;
+pub mod models;
 mod scene;
 mod tiled;
 
@@ -24,7 +25,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{ani, pid, rez, wdb, wings, wmb, wmp, wwd};
+use crate::formats::{ani, mdl, pid, rez, wdb, wings, wmb, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -134,6 +135,8 @@ documents! {
     Wmb(wmb::Wmb) reads [Wmb],
     /// A V-Chat world (`.wdb`).
     Wdb(wdb::Wdb) reads [Wdb],
+    /// A 3D GameStudio or Quake model (`.mdl`).
+    Mdl(mdl::Mdl) reads [Mdl],
     /// A WAP32 sprite animation (`.ani`: Claw, Gruntz).
     Ani(ani::Ani) reads [Ani],
     /// A WAP32 image (`.pid`).

@@ -22,6 +22,8 @@
 //! | [`crate::scene::Light`] | `Point`, `Spot`, `Directional`: `KHR_lights_punctual` lights with colour, intensity and range as given. `Ambient`: no glTF equivalent; kept in the scene's `extras.ambient_lights` list, the node's `extras.ambient_light` names its entry (warning). `Area`: a spot light with outer cone just below pi/2 (a half-space emitter facing the node's -Z) and `extras.area_light = true` (warning) |
 //! | [`Camera`] | perspective or orthographic camera |
 //! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 30 degrees of one turn (slerp between keys is exactly a uniform rotation; the keys are close enough that players which blend quaternions linearly, as Blender's importer does, stay within 0.1 degree), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
+//! | [`crate::scene::Morphs`] | morph targets of every primitive of the mesh: `POSITION` displacements (target minus base, with `min`/`max`) per primitive vertex; the mesh's `weights` all 0 and `extras.targetNames` |
+//! | [`crate::scene::MorphAnimation`] | a `LINEAR` `weights` channel on the node with one key per frame (that frame's target 1, every other 0), `k * seconds_per_frame` apart |
 //! | `extras` of scene, nodes, meshes, materials, textures, lights, cameras, animations | glTF `extras` of the same object |
 //!
 //! Buffers: a `.glb` has one buffer in its `BIN` chunk (images as buffer views); a `.gltf` has one
@@ -638,12 +640,19 @@ impl<'a> Writer<'a> {
             for (li, line) in mesh.lines.iter().enumerate() {
                 primitives.push(self.line_primitive(mi, li, mesh, line)?);
             }
+            let mut mesh_extras = mesh.extras.clone();
+            let weights = scene.morphs_of(mi).map(|m| {
+                // The names viewers show for the targets (three.js, Blender read this key).
+                let names = m.targets.iter().map(|t| Value::from(t.name.clone()));
+                mesh_extras.insert("targetNames".into(), Value::Array(names.collect()));
+                vec![0.0; m.targets.len()]
+            });
             let gmesh = json::Mesh {
                 extensions: None,
-                extras: self.extras(&mesh.extras)?,
+                extras: self.extras(&mesh_extras)?,
                 name: mesh.name.clone(),
                 primitives,
-                weights: None,
+                weights,
             };
             let index = push(&mut self.root.meshes, gmesh).ok_or_else(|| self.too_big("meshes"))?;
             self.meshes.push(u32::try_from(index.value()).ok());
@@ -683,6 +692,7 @@ impl<'a> Writer<'a> {
         let (mut pos, mut nor, mut uvs, mut col) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut uncolored: Vec<Value> = Vec::new();
         let mut sources: Vec<Value> = Vec::new();
+        let mut source_index: Vec<u32> = Vec::new();
         let mut indices: Vec<u32> = Vec::new();
         let mut polygons: Vec<Value> = Vec::with_capacity(g.faces.len());
         let mut without_uv: Vec<Value> = Vec::new();
@@ -731,6 +741,7 @@ impl<'a> Writer<'a> {
                             .map_err(|_| self.too_big("a primitive's vertex count"))?;
                         pos.extend(p.map(|x| x as f32));
                         sources.push(Value::from(c.position));
+                        source_index.push(c.position);
                         nor.extend(n);
                         if write_uv {
                             let [u, v] = uv.unwrap_or([0.0, 1.0]);
@@ -806,6 +817,7 @@ impl<'a> Writer<'a> {
             );
         }
         let indices = self.push_indices(&indices, vertex_count)?;
+        let targets = self.morph_targets(g.mi, &source_index)?;
         let mut extras = Map::new();
         extras.insert(keys::POLYGONS.into(), Value::Array(polygons));
         extras.insert(keys::POSITIONS.into(), Value::Array(sources));
@@ -825,8 +837,39 @@ impl<'a> Writer<'a> {
                 .and_then(|m| u32::try_from(m).ok())
                 .map(json::Index::new),
             mode: Valid(Mode::Triangles),
-            targets: None,
+            targets,
         })
+    }
+
+    /// The morph targets of one primitive of mesh `mi` whose vertices come from the mesh
+    /// positions `sources`: each target's displacement of each vertex.
+    fn morph_targets(
+        &mut self,
+        mi: usize,
+        sources: &[u32],
+    ) -> Result<Option<Vec<json::mesh::MorphTarget>>> {
+        let scene = self.scene;
+        let (Some(morphs), Some(mesh)) = (scene.morphs_of(mi), scene.meshes.get(mi)) else {
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity(morphs.targets.len());
+        let mut delta = Vec::with_capacity(sources.len() * 3);
+        for target in &morphs.targets {
+            delta.clear();
+            for &s in sources {
+                let base = mesh.positions.get(s as usize).copied().unwrap_or_default();
+                let moved = target.positions.get(s as usize).copied().unwrap_or(base);
+                delta.extend([0, 1, 2].map(|k| (moved[k] - base[k]) as f32));
+            }
+            let positions =
+                self.push_floats(&delta, Type::Vec3, Some(Target::ArrayBuffer), true)?;
+            out.push(json::mesh::MorphTarget {
+                positions: Some(positions),
+                normals: None,
+                tangents: None,
+            });
+        }
+        Ok(Some(out))
     }
 
     /// One `LINE_STRIP` or `LINE_LOOP` primitive for a polyline (no indices, no normals).
@@ -1371,6 +1414,62 @@ impl<'a> Writer<'a> {
                 }],
             };
             self.root.animations.push(animation);
+        }
+        self.write_morph_animations(targets)
+    }
+
+    /// Each [`crate::scene::MorphAnimation`] as a `weights` animation: one key per frame with
+    /// that frame's target at 1 and every other at 0, linear in between.
+    fn write_morph_animations(&mut self, targets: &[(u32, [f64; 4])]) -> Result<()> {
+        use json::animation::{Channel, Interpolation, Property, Sampler, Target as AnimTarget};
+        let scene = self.scene;
+        for a in &scene.morph_animations {
+            let Some(&(node, _)) = targets.get(a.node) else {
+                continue;
+            };
+            let Some(count) = scene
+                .nodes
+                .get(a.node)
+                .and_then(|n| n.mesh)
+                .and_then(|m| scene.morphs_of(m))
+                .map(|m| m.targets.len())
+            else {
+                continue;
+            };
+            let times: Vec<f32> = (0..a.targets.len())
+                .map(|k| (k as f64 * a.seconds_per_frame) as f32)
+                .collect();
+            let mut weights = vec![0.0f32; a.targets.len() * count];
+            for (k, &t) in a.targets.iter().enumerate() {
+                if let Some(w) = weights.get_mut(k * count + t) {
+                    *w = 1.0;
+                }
+            }
+            let input = self.push_floats(&times, Type::Scalar, None, true)?;
+            let output = self.push_floats(&weights, Type::Scalar, None, false)?;
+            self.root.animations.push(json::Animation {
+                extensions: None,
+                extras: None,
+                channels: vec![Channel {
+                    sampler: json::Index::new(0),
+                    target: AnimTarget {
+                        extensions: None,
+                        extras: None,
+                        node: json::Index::new(node),
+                        path: Valid(Property::MorphTargetWeights),
+                    },
+                    extensions: None,
+                    extras: None,
+                }],
+                name: a.name.clone(),
+                samplers: vec![Sampler {
+                    extensions: None,
+                    extras: None,
+                    input,
+                    interpolation: Valid(Interpolation::Linear),
+                    output,
+                }],
+            });
         }
         Ok(())
     }

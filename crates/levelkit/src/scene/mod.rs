@@ -67,6 +67,12 @@ pub struct Scene {
     /// Animations.
     #[serde(default)]
     pub animations: Vec<Animation>,
+    /// Morph targets (vertex animation frames) of meshes, at most one set per mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub morphs: Vec<Morphs>,
+    /// Animations that show a mesh's morph targets one after another.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub morph_animations: Vec<MorphAnimation>,
     /// Scene-wide fields (background colour, fog, ambient light, source format settings).
     #[serde(default)]
     pub extras: Extras,
@@ -548,7 +554,49 @@ pub enum Motion {
     },
 }
 
+/// The morph targets of one mesh: each a full set of its positions (glTF stores the
+/// differences; the exporter computes them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Morphs {
+    /// The mesh.
+    pub mesh: usize,
+    /// The targets.
+    pub targets: Vec<MorphTarget>,
+}
+
+/// One morph target: the mesh's positions in one pose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MorphTarget {
+    /// Its name (a frame name).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// As many positions as the mesh has.
+    pub positions: Vec<[f64; 3]>,
+}
+
+/// A flip-book of morph targets on one node: target `targets[k]` is fully shown at
+/// `k * seconds_per_frame`, blended linearly with the next in between.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MorphAnimation {
+    /// Its name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The node whose mesh has the targets.
+    pub node: usize,
+    /// Target indices (into the node mesh's [`Morphs::targets`]), in order.
+    pub targets: Vec<usize>,
+    /// Seconds between two targets.
+    pub seconds_per_frame: f64,
+}
+
 impl Scene {
+    /// The morph targets of mesh `mesh`, if it has any.
+    pub fn morphs_of(&self, mesh: usize) -> Option<&Morphs> {
+        self.morphs
+            .iter()
+            .find(|m| m.mesh == mesh && !m.targets.is_empty())
+    }
+
     /// Remove the textures at `indices` (any order, duplicates allowed), renumbering the
     /// materials' references to the others; a material that used a removed texture goes without.
     pub fn remove_textures(&mut self, indices: &[usize]) {
@@ -596,6 +644,8 @@ impl Scene {
             lights: Vec::new(),
             cameras: Vec::new(),
             animations: Vec::new(),
+            morphs: Vec::new(),
+            morph_animations: Vec::new(),
             extras: Extras::new(),
         }
     }
@@ -890,7 +940,73 @@ impl Scene {
                 );
             }
         }
+        self.validate_morphs(&mut push);
         out
+    }
+
+    fn validate_morphs(&self, push: &mut impl FnMut(Severity, String, String)) {
+        for (i, m) in self.morphs.iter().enumerate() {
+            let Some(mesh) = self.meshes.get(m.mesh) else {
+                push(
+                    Severity::Error,
+                    format!("morphs[{i}].mesh"),
+                    format!("mesh {} does not exist", m.mesh),
+                );
+                continue;
+            };
+            if self.morphs.iter().take(i).any(|o| o.mesh == m.mesh) {
+                push(
+                    Severity::Error,
+                    format!("morphs[{i}].mesh"),
+                    format!("mesh {} already has morph targets", m.mesh),
+                );
+            }
+            for (t, target) in m.targets.iter().enumerate() {
+                if target.positions.len() != mesh.positions.len()
+                    || !target.positions.iter().flatten().all(|v| v.is_finite())
+                {
+                    push(
+                        Severity::Error,
+                        format!("morphs[{i}].targets[{t}]"),
+                        format!(
+                            "a target needs {} finite positions, one per mesh position",
+                            mesh.positions.len()
+                        ),
+                    );
+                }
+            }
+        }
+        for (i, a) in self.morph_animations.iter().enumerate() {
+            let count = self
+                .nodes
+                .get(a.node)
+                .and_then(|n| n.mesh)
+                .and_then(|m| self.morphs_of(m))
+                .map(|m| m.targets.len());
+            match count {
+                None => push(
+                    Severity::Error,
+                    format!("morph_animations[{i}].node"),
+                    format!("node {} has no mesh with morph targets", a.node),
+                ),
+                Some(n) => {
+                    if a.targets.is_empty() || a.targets.iter().any(|&t| t >= n) {
+                        push(
+                            Severity::Error,
+                            format!("morph_animations[{i}].targets"),
+                            format!("needs at least one target, each below {n}"),
+                        );
+                    }
+                }
+            }
+            if !(a.seconds_per_frame.is_finite() && a.seconds_per_frame > 0.0) {
+                push(
+                    Severity::Error,
+                    format!("morph_animations[{i}].seconds_per_frame"),
+                    "must be positive and finite".into(),
+                );
+            }
+        }
     }
 
     fn validate_mesh(&self, mi: usize, m: &Mesh, push: &mut impl FnMut(Severity, String, String)) {

@@ -94,6 +94,13 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             Expect::Model,
         ),
         (
+            "samples/pyramid.mdl",
+            levelkit::formats::mdl::samples::mdl3_pyramid()
+                .write()
+                .unwrap(),
+            Expect::Model,
+        ),
+        (
             "samples/claw-like.wwd",
             samples::claw_like().write().unwrap(),
             Expect::Valid(0, ""),

@@ -20,6 +20,7 @@ mod graal_images;
 mod graal_links;
 mod graal_pairs;
 mod graal_tilemap;
+mod mdl;
 mod nw;
 mod obj;
 mod pid;

@@ -1,0 +1,87 @@
+//! `.mdl` throughput on the largest corpus model (`gamestudio/kingsbridge/water.mdl`, 418 KiB,
+//! MDL7, 10 404 vertices; under `$LEVELKIT_CORPUS`; without the corpus, the bundled MDL7 sample):
+//! read, write, and read + export to `.glb` (the scene, normals, PNG skin, GLB), each in MB/s
+//! of `.mdl` bytes.
+//!
+//! `LEVELKIT_CORPUS=/work/shared/corpus cargo bench -p levelkit --bench mdl`
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::LazyLock;
+
+use divan::Bencher;
+use divan::counter::BytesCount;
+use levelkit::export::gltf::{self, GltfOptions};
+use levelkit::formats::mdl::{self, Mdl};
+
+fn main() {
+    divan::main();
+}
+
+/// The largest corpus MDL's bytes, or the sample's.
+static INPUT: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let corpus = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty());
+    if let Some(root) = corpus {
+        let mut files: Vec<_> = ["gamestudio/mdl", "gamestudio/kingsbridge"]
+            .iter()
+            .flat_map(|sub| std::fs::read_dir(std::path::Path::new(&root).join(sub)).unwrap())
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("mdl")))
+            .collect();
+        files.sort_by_key(|p| std::fs::metadata(p).unwrap().len());
+        let largest = files.last().unwrap();
+        let bytes = std::fs::read(largest).unwrap();
+        eprintln!(
+            "mdl bench input: {} ({} bytes)",
+            largest.display(),
+            bytes.len()
+        );
+        bytes
+    } else {
+        eprintln!("mdl bench input: the bundled MDL7 sample (LEVELKIT_CORPUS unset)");
+        mdl::samples::mdl7_quad().write().unwrap()
+    }
+});
+
+/// Read (every count checked against the bytes left).
+#[divan::bench]
+fn mdl_read(bencher: Bencher) {
+    let bytes = &*INPUT;
+    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
+        Mdl::read(divan::black_box(bytes))
+            .unwrap()
+            .summary()
+            .triangles
+    });
+}
+
+/// Write (the writer checks every list against the layout).
+#[divan::bench]
+fn mdl_write(bencher: Bencher) {
+    let bytes = &*INPUT;
+    let model = Mdl::read(bytes).unwrap();
+    bencher
+        .counter(BytesCount::new(bytes.len()))
+        .bench(|| divan::black_box(&model).write().unwrap().len());
+}
+
+/// `.mdl` bytes -> `.glb` bytes: read, the scene, normals, skin PNG, GLB.
+#[divan::bench]
+fn mdl_to_glb(bencher: Bencher) {
+    let bytes = &*INPUT;
+    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
+        let model = Mdl::read(divan::black_box(bytes)).unwrap();
+        let (scene, _) = mdl::scene::to_scene(&model);
+        gltf::write(
+            &scene,
+            &GltfOptions {
+                binary: true,
+                embed: true,
+                stem: "model".into(),
+            },
+        )
+        .unwrap()
+        .main
+        .len()
+    });
+}

@@ -1,0 +1,29 @@
+//! Any bytes: reading an MDL (any version) under strict limits returns `Ok` or `Err`, never
+//! panics; a model that reads also validates, summarises and becomes a scene (and a `.glb`)
+//! without panicking, and writes exactly the bytes it was read from, which read back to a
+//! model that writes them again.
+
+#![no_main]
+
+use levelkit::Limits;
+use levelkit::export::gltf::{self, GltfOptions};
+use levelkit::formats::mdl::{self, Mdl};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let limits = Limits::strict();
+    if let Ok(model) = Mdl::read_with(data, &limits) {
+        let _ = model.validate();
+        let _ = model.summary();
+        let (scene, _) = mdl::scene::to_scene(&model);
+        let _ = gltf::write(&scene, &GltfOptions::default());
+        let bytes = model.write().expect("a model that reads writes");
+        assert!(bytes == data, "write changed the bytes");
+        // Compared as bytes: floats that are NaN are equal bits but not equal values.
+        let back = Mdl::read_with(&bytes, &limits).expect("written bytes read back");
+        assert!(
+            back.write().ok() == Some(bytes),
+            "write then read changed the model"
+        );
+    }
+});
