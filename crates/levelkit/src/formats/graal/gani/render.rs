@@ -227,7 +227,7 @@ struct Prepared<'a> {
     defaults: HashMap<String, String>,
     attachments: HashMap<i32, Attachments>,
     colors: HashMap<i32, Color>,
-    /// Missing images: the names looked for -> the sprites drawn as placeholders.
+    /// Missing images: what was looked for -> the sprites drawn as placeholders.
     missing: BTreeMap<String, BTreeSet<i32>>,
     /// `DEFAULT<SLOT>` images not found whose slot's usual image was drawn instead.
     replaced: BTreeMap<(String, String), BTreeSet<i32>>,
@@ -404,10 +404,13 @@ impl<'a> Prepared<'a> {
                 cut?
             }
             None => {
-                self.missing
-                    .entry(names.join(", "))
-                    .or_default()
-                    .insert(index);
+                let what = match (names.is_empty(), def.slot()) {
+                    (true, Some(slot)) => {
+                        format!("slot {slot} has no DEFAULT{slot} line and no usual image")
+                    }
+                    _ => format!("looked for {}", names.join(", ")),
+                };
+                self.missing.entry(what).or_default().insert(index);
                 let side = |n: i32| u32::try_from(n).unwrap_or(1).clamp(1, MAX_PLACEHOLDER_SIDE);
                 let mut p = Sprite::placeholder(side(def.width), side(def.height));
                 p.offset = (0, 0);
@@ -558,7 +561,7 @@ impl<'a> Prepared<'a> {
             self.warnings.push(w(
                 "statements",
                 format!(
-                    "image not found (looked for {names}); sprites {} drawn as placeholders",
+                    "image not found ({names}); sprites {} drawn as placeholders",
                     list(sprites)
                 ),
             ));
