@@ -117,7 +117,7 @@ impl Rendered {
         m.insert(
             "direction".into(),
             self.direction
-                .map_or(serde_json::Value::Null, |d| serde_json::Value::from(d)),
+                .map_or(serde_json::Value::Null, serde_json::Value::from),
         );
         m.insert("looped".into(), self.looped.into());
         m.insert("continuous".into(), self.continuous.into());
@@ -389,15 +389,17 @@ impl<'a> Prepared<'a> {
                         .or_default()
                         .insert(index);
                 }
-                let image = self.image(name)?.clone();
-                let (cut, clipped) = crop(&image, def)?;
+                // Borrowed from the cache, not cloned: an image is cut into many sprites.
+                let image = self.decoded.get(name).and_then(Option::as_ref)?;
+                let (cut, clipped) = crop(image, def)?;
+                let (iw, ih) = (image.width, image.height);
                 if clipped {
                     self.clipped.insert(
                         index,
                         format!(
-                            "sprite {index}: rectangle {} {} {} x {} reaches outside the {} x {} \
-                             image {name}; clipped",
-                            def.left, def.top, def.width, def.height, image.width, image.height
+                            "sprite {index}: rectangle {} {} {} x {} reaches outside the {iw} x \
+                             {ih} image {name}; clipped",
+                            def.left, def.top, def.width, def.height
                         ),
                     );
                 }
@@ -679,7 +681,11 @@ fn tint(sprite: &mut Sprite, c: Color) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 
