@@ -31,6 +31,18 @@ pub fn convert(
     output: &Path,
     args: &ConvertArgs,
 ) -> anyhow::Result<Option<u8>> {
+    let for_gani = args.images.is_some() || args.dir.is_some();
+    if let Model::Gani(g) = model
+        && matches!(format, Format::Gif | Format::Png)
+        && args.frames.is_none()
+    {
+        return crate::gani::convert(g, format, input, output, args).map(Some);
+    }
+    if for_gani {
+        return Err(usage(
+            "--images and --dir apply to Graal animations (.gani) converted to .gif or .png",
+        ));
+    }
     let asked = args.frames.is_some() || args.sheet;
     let ani = match model {
         Model::Ani(ani) if matches!(format, Format::Gif | Format::Png) => ani,

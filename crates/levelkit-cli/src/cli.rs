@@ -58,7 +58,9 @@ pub enum Command {
     /// .wings and .wdb: a .gltf gets its buffer and textures beside it (`<name>.bin`,
     /// `<name>_<N>.png`), an .obj its `<name>.mtl` and textures (`<name>_map<N>.png`); 3D
     /// GameStudio levels (.wmp) to the compiler's $$M; WAP32 animations (.ani) to an animated
-    /// .gif or .png, or a sprite sheet (--sheet), with the image set's frames from --frames; and
+    /// .gif or .png, or a sprite sheet (--sheet), with the image set's frames from --frames;
+    /// Graal animations (.gani) the same way, drawn with the images in --images (one file per
+    /// direction, `<name>.down.gif`, unless --dir picks one); and
     /// WAP32 pictures to .png: a .pid as an indexed PNG that converts back to the same .pid (its
     /// palette, else --palette), a .pcx, a .pal as a swatch; and a .png to a .pid (quantised to
     /// its own or --palette's colours) or to a .pal (an indexed PNG's palette).
@@ -191,11 +193,6 @@ pub struct ConvertArgs {
     /// its generated look, with a warning naming the path looked for.
     #[arg(long, value_name = "REZ|DIR")]
     pub game: Option<PathBuf>,
-    /// Graal levels: the folder of the images NPCs name (`door.png`, `block.gif`), drawn at
-    /// each NPC's place in renders and as image objects in Tiled maps; default: the level's own
-    /// folder, then its parent. An image not found keeps the NPC's marker, with a warning.
-    #[arg(long, value_name = "DIR")]
-    pub images: Option<PathBuf>,
     /// Animations (.ani) to .gif or .png: the image set's frames, a folder of PNG files named by
     /// number (`FRAME001.PNG`, `001.png`: the digits the name ends with), each centred on the
     /// anchor; missing images are drawn as placeholders, with a warning.
@@ -205,6 +202,22 @@ pub struct ConvertArgs {
     /// instead of an animated PNG.
     #[arg(long)]
     pub sheet: bool,
+    /// Graal levels: the folder of the images NPCs name (`door.png`, `block.gif`), drawn at
+    /// each NPC's place in renders and as image objects in Tiled maps; an image not found keeps
+    /// the NPC's marker, with a warning.
+    /// Graal animations (.gani) to .gif or .png: the folder of the images their sprites use
+    /// (body.png, head0.png, sprites.png, the DEFAULT* lines' files; any case, and another image
+    /// extension for a missing one); by default the gani's folder, then its parent. Missing
+    /// images are drawn as placeholders, with a warning (levels: the level's folder, then its
+    /// parent, likewise). A gani with four directions writes
+    /// four files, `<name>.up.gif`, `<name>.left.gif`, `<name>.down.gif` and
+    /// `<name>.right.gif`, unless --dir picks one (then OUT is written); a single-direction
+    /// gani writes OUT. With --sheet each JSON table lists the frames' sounds and `setbackto`.
+    #[arg(long, value_name = "DIR")]
+    pub images: Option<PathBuf>,
+    /// Graal animations (.gani): draw only this direction (up, left, down or right) into OUT.
+    #[arg(long, value_name = "DIRECTION")]
+    pub dir: Option<String>,
     /// The palette for images without one of their own (a PID drawn with its level's palette)
     /// and for a PNG made into a PID: a .PAL, a PID or PCX that has a palette, or an indexed
     /// PNG.

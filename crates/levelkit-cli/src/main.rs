@@ -23,6 +23,7 @@ mod dump;
 mod extract;
 mod files;
 mod game;
+mod gani;
 mod images;
 mod info;
 mod ls;

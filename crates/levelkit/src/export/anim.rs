@@ -13,6 +13,8 @@
 //! * [`to_sprite_sheet`]: every frame in a grid, as a PNG, and a JSON frame table beside it in
 //!   the array form Aseprite and TexturePacker write (`frames[i].frame` `{x, y, w, h}` and
 //!   `duration` in ms; `meta.image`, `meta.size`), with `meta.anchor` and `meta.loop` added.
+//!   [`to_sprite_sheet_with`] lets the source add fields of its own ([`SheetExtras`]: a Graal
+//!   gani's sounds per frame and the animation that follows).
 //!
 //! A looping animation repeats forever; one that plays once is written to play once (GIF
 //! without a NETSCAPE loop block's repeat, APNG with one play).
@@ -228,6 +230,9 @@ pub struct SheetFrame {
     pub source_size: Size,
     /// Milliseconds.
     pub duration: u32,
+    /// Fields the source adds ([`SheetExtras::frames`]).
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A rectangle in pixels.
@@ -279,6 +284,28 @@ pub struct SheetMeta {
     /// Whether the animation loops.
     #[serde(rename = "loop")]
     pub looping: bool,
+    /// Fields the source adds ([`SheetExtras::meta`]).
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Fields a source adds to a sprite sheet's JSON table, beside the ones every sheet has (a
+/// name that is already there is not replaced).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SheetExtras {
+    /// Added to `meta`.
+    pub meta: serde_json::Map<String, serde_json::Value>,
+    /// Added to each frame's row, by frame number (missing rows add nothing).
+    pub frames: Vec<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Drop the names a table already has from `extra`, so flattening never writes a key twice.
+fn without(
+    mut extra: serde_json::Map<String, serde_json::Value>,
+    taken: &[&str],
+) -> serde_json::Map<String, serde_json::Value> {
+    extra.retain(|k, _| !taken.contains(&k.as_str()));
+    extra
 }
 
 /// The anchor point within a frame.
@@ -293,6 +320,15 @@ pub struct Anchor {
 /// The animation as a sprite sheet: `main` is the PNG, the one side file `<stem>.json` the frame
 /// table.
 pub fn to_sprite_sheet(anim: &Animation, options: &SheetOptions) -> Result<ExportFiles> {
+    to_sprite_sheet_with(anim, options, &SheetExtras::default())
+}
+
+/// [`to_sprite_sheet`] with fields of the source's own in the JSON table.
+pub fn to_sprite_sheet_with(
+    anim: &Animation,
+    options: &SheetOptions,
+    extras: &SheetExtras,
+) -> Result<ExportFiles> {
     const P: Format = Format::Png;
     check(anim, P)?;
     let n = u32::try_from(anim.frames.len())
@@ -356,6 +392,25 @@ pub fn to_sprite_sheet(anim: &Animation, options: &SheetOptions) -> Result<Expor
                 h: anim.height,
             },
             duration: frame.duration_ms,
+            extra: extras
+                .frames
+                .get(i as usize)
+                .cloned()
+                .map(|e| {
+                    without(
+                        e,
+                        &[
+                            "filename",
+                            "frame",
+                            "rotated",
+                            "trimmed",
+                            "spriteSourceSize",
+                            "sourceSize",
+                            "duration",
+                        ],
+                    )
+                })
+                .unwrap_or_default(),
         });
     }
     let stem = if options.stem.is_empty() {
@@ -379,6 +434,10 @@ pub fn to_sprite_sheet(anim: &Animation, options: &SheetOptions) -> Result<Expor
                 y: anim.anchor.1,
             },
             looping: anim.looping,
+            extra: without(
+                extras.meta.clone(),
+                &["app", "image", "format", "size", "scale", "anchor", "loop"],
+            ),
         },
     };
     let json = serde_json::to_vec_pretty(&table)

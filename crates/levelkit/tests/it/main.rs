@@ -14,6 +14,7 @@ mod ani;
 mod etf_erlang;
 mod fixtures;
 mod gani;
+mod gani_render;
 mod gltf;
 mod graal;
 mod graal_images;

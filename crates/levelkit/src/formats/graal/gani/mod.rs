@@ -36,8 +36,10 @@
 //! `ANI`, `SCRIPT` or `MOVIE` block without its closing line (a truncated file) is an error.
 //!
 //! Not supported: the meaning of `MOVIE` blocks (one real file, no public parser; kept as
-//! lines), and GScript inside `SCRIPT` (kept as lines). There is no conversion to the common
-//! models: an animation is not a tile map.
+//! lines), and GScript inside `SCRIPT` (kept as lines). There is no conversion to the tile map or
+//! scene models: an animation is neither. [`render`] draws a gani with its images as the common
+//! animation model ([`crate::anim`]), one animation per direction, for GIF, APNG and sprite
+//! sheets.
 //!
 //! ```
 //! use levelkit::formats::graal::gani;
@@ -64,6 +66,7 @@ mod codec;
 mod dump;
 mod model;
 mod read;
+pub mod render;
 pub mod samples;
 mod validate;
 mod write;
