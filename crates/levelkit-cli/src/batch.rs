@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::cli::ConvertArgs;
 use crate::conversion::{Target, write_converted};
 use crate::files::{self, is_stdio};
+use crate::tilesets::Shared;
 use crate::{EXIT_FAILED, EXIT_OK, report, usage};
 
 /// Bytes enough to sniff any format (the library looks at no more than this).
@@ -126,6 +127,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .filter(|(_, o)| o.is_none())
         .map(|(i, _)| i)
         .collect();
+    // Tiled maps share their tilesets: each distinct one written once, under `--out`.
+    let tiled = targets
+        .iter()
+        .any(|t| matches!(t.format, levelkit::Format::Tmx | levelkit::Format::Tmj));
+    let shared = tiled.then(|| Shared::new(out_dir, args.force, args.tiles.as_deref()));
     let bar = progress_bar(todo.len() as u64);
     let done: Vec<(usize, Outcome, Vec<String>)> = pool.install(|| {
         todo.par_iter()
@@ -133,13 +139,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 let job = jobs.get(index)?;
                 bar.set_message(job.input.display().to_string());
                 let mut notes = Vec::new();
-                let outcome = match convert_one(job, &targets[job.target], args.force, &mut notes) {
-                    Ok((bytes_in, bytes_out)) => Outcome::Converted {
-                        bytes_in,
-                        bytes_out,
-                    },
-                    Err(e) => Outcome::Failed(files::error_text(&job.input, &e)),
-                };
+                let target = &targets[job.target];
+                let outcome =
+                    match convert_one(job, target, args.force, shared.as_ref(), &mut notes) {
+                        Ok((bytes_in, bytes_out)) => Outcome::Converted {
+                            bytes_in,
+                            bytes_out,
+                        },
+                        Err(e) => Outcome::Failed(files::error_text(&job.input, &e)),
+                    };
                 bar.inc(1);
                 Some((index, outcome, notes))
             })
@@ -209,6 +217,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         }
     }
     summary.warnings = kinds.total;
+    if let Some(shared) = &shared {
+        summary.bytes_out += shared.bytes_written();
+        summary.tilesets = shared.tilesets();
+    }
     summary.elapsed = started.elapsed();
     if args.json {
         let kinds_json: Vec<_> = kinds
@@ -228,6 +240,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "skipped": summary.skipped,
             "bytes_in": summary.bytes_in,
             "bytes_out": summary.bytes_out,
+            "tilesets": summary.tilesets,
             "seconds": summary.elapsed.as_secs_f64(),
             "warnings": summary.warnings,
             "warning_kinds": kinds_json,
@@ -312,6 +325,8 @@ fn kind_of(note: &str) -> String {
 #[derive(Default)]
 struct Summary {
     warnings: usize,
+    /// Shared tileset files written (or found in place) for Tiled maps.
+    tilesets: u64,
     converted: usize,
     failed: usize,
     skipped: usize,
@@ -332,6 +347,11 @@ impl std::fmt::Display for Summary {
             HumanBytes(self.bytes_out),
             self.elapsed.as_secs_f64()
         )?;
+        match self.tilesets {
+            0 => {}
+            1 => write!(f, "; 1 shared tileset")?,
+            n => write!(f, "; {n} shared tilesets")?,
+        }
         match self.warnings {
             0 => Ok(()),
             1 => write!(f, "; 1 warning"),
@@ -435,6 +455,7 @@ fn convert_one(
     job: &Job,
     target: &Target,
     force: bool,
+    shared: Option<&Shared>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<(u64, u64)> {
     if files::same_file(&job.input, &job.output) {
@@ -450,7 +471,15 @@ fn convert_one(
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    let written = write_converted(&model, target, &job.input, &job.output, force, notes)?;
+    let written = write_converted(
+        &model,
+        target,
+        &job.input,
+        &job.output,
+        force,
+        shared,
+        notes,
+    )?;
     let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
     Ok((bytes_in, written))
 }
