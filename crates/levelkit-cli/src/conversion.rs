@@ -345,16 +345,20 @@ fn graal_as(
 }
 
 /// Convert and write `output` and its side files (each to a temporary file, then renamed);
-/// returns the bytes written (not counting `shared` tileset files).
+/// returns the bytes written (not counting `shared` tileset files). A single conversion
+/// (`batch` `None`) flushes each file to the disk before renaming it; a batch does not (see
+/// [`files::write_output_with`]) and shares its tilesets.
 pub fn write_converted(
     model: &Model,
     target: &Target,
     input: &Path,
     output: &Path,
     force: bool,
-    shared: Option<&Shared>,
+    batch: Option<Option<&Shared>>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<u64> {
+    let sync = batch.is_none();
+    let shared = batch.flatten();
     let stem = output
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -364,9 +368,9 @@ pub fn write_converted(
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
     let mut written = converted.main.len() as u64;
     for (name, bytes) in &converted.side {
-        files::write_output(&dir.join(name), bytes, force)?;
+        files::write_output_with(&dir.join(name), bytes, force, sync)?;
         written += bytes.len() as u64;
     }
-    files::write_output(output, &converted.main, force)?;
+    files::write_output_with(output, &converted.main, force, sync)?;
     Ok(written)
 }

@@ -57,6 +57,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::Write as _;
 
 use flate2::Compression;
@@ -591,7 +592,8 @@ impl Xml {
         match encoding {
             LayerEncoding::Csv => {
                 self.start("data", vec![("encoding", "csv".into())])?;
-                self.text(&csv(t))?;
+                // Digits, commas and line breaks: nothing to escape.
+                self.event(Event::Text(BytesText::from_escaped(csv(t))))?;
             }
             LayerEncoding::Base64Zlib => {
                 self.start(
@@ -692,9 +694,14 @@ fn csv(t: &TileLayer) -> String {
     let width = usize::try_from(t.width()).unwrap_or(usize::MAX).max(1);
     let rows = t.data().chunks(width);
     let last = rows.len().saturating_sub(1);
+    // Written in place, not a `String` per cell: a batch writes millions of cells.
     for (r, row) in rows.enumerate() {
-        let line: Vec<String> = row.iter().map(u32::to_string).collect();
-        out.push_str(&line.join(","));
+        for (i, gid) in row.iter().enumerate() {
+            if i != 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{gid}");
+        }
         if r != last {
             out.push(',');
         }

@@ -316,7 +316,13 @@ struct Ctx<'a> {
     resolve: Resolver<'a>,
     /// External tilesets read so far: their path as the map gives it, by tileset index.
     external: BTreeMap<usize, String>,
+    /// Tileset files read so far, by path: each is parsed once however often it is named.
+    files: BTreeMap<String, TilesetFile>,
 }
+
+/// A tileset file as read: its size, the tileset, its image (path relative to the map) and
+/// what reading it noticed.
+type TilesetFile = (usize, Tileset, Option<TilesetImage>, Vec<Warning>);
 
 impl<'a> Ctx<'a> {
     fn new(format: Format, lines: &'a Lines<'a>, resolve: Resolver<'a>) -> Self {
@@ -329,6 +335,7 @@ impl<'a> Ctx<'a> {
             images: BTreeMap::new(),
             resolve,
             external: BTreeMap::new(),
+            files: BTreeMap::new(),
         }
     }
 
@@ -494,31 +501,49 @@ impl Ctx<'_> {
         first_gid: u32,
         index: usize,
     ) -> Result<Tileset> {
-        let Some(bytes) = (self.resolve)(source) else {
-            return Err(at.unsupported(format!(
-                "the tileset is in the external file {source:?}, which was not found (it is \
-                 looked for relative to the map); put it there, or embed the tileset (Map > \
-                 Embed Tileset in Tiled) and save again"
-            )));
-        };
-        // Each reference reads its file again: charged, so that many references to one large
-        // file cannot make a small map take unbounded memory.
-        self.budget
-            .charge(bytes.len(), "an external tileset file", at.location())?;
-        let in_file = |mut e: Error| {
-            e.message = format!("{} (in the tileset file {source:?})", e.message);
-            e
-        };
-        let (ts, images, warnings) =
-            tileset_file(&bytes, source, first_gid, index).map_err(in_file)?;
-        self.warnings.extend(warnings.into_iter().map(|mut w| {
-            w.message = format!("{} (in the tileset file {source:?})", w.message);
-            w
-        }));
-        for (i, mut image) in images {
-            image.path = beside(source, &image.path);
-            self.images.insert(i, image);
+        if !self.files.contains_key(source) {
+            let Some(bytes) = (self.resolve)(source) else {
+                return Err(at.unsupported(format!(
+                    "the tileset is in the external file {source:?}, which was not found (it is \
+                     looked for relative to the map); put it there, or embed the tileset (Map > \
+                     Embed Tileset in Tiled) and save again"
+                )));
+            };
+            let in_file = |mut e: Error| {
+                e.message = format!("{} (in the tileset file {source:?})", e.message);
+                e
+            };
+            let (ts, mut images, warnings) =
+                tileset_file(&bytes, source, first_gid, index).map_err(in_file)?;
+            let warnings = warnings
+                .into_iter()
+                .map(|mut w| {
+                    w.message = format!("{} (in the tileset file {source:?})", w.message);
+                    w
+                })
+                .collect();
+            let image = images.remove(&index).map(|mut image| {
+                image.path = beside(source, &image.path);
+                image
+            });
+            self.files
+                .insert(source.to_string(), (bytes.len(), ts, image, warnings));
         }
+        let Some((size, ts, image, warnings)) = self.files.get(source) else {
+            return Err(at.unsupported(format!("the tileset file {source:?} was not read")));
+        };
+        // Every reference is charged the file's size: many references to one large file cannot
+        // make a small map take unbounded memory.
+        self.budget
+            .charge(*size, "an external tileset file", at.location())?;
+        let ts = Tileset {
+            first_gid,
+            ..ts.clone()
+        };
+        if let Some(image) = image {
+            self.images.insert(index, image.clone());
+        }
+        self.warnings.extend(warnings.iter().cloned());
         self.external.insert(index, source.to_string());
         Ok(ts)
     }
