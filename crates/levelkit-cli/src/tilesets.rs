@@ -61,14 +61,16 @@ struct Written {
 }
 
 type Slot<T> = Arc<OnceLock<Result<T, String>>>;
+/// Once-cells by key.
+type Slots<K, T> = Mutex<HashMap<K, Slot<T>>>;
 
 /// The tilesets of one batch, shared by its maps (and threads).
 pub struct Shared {
     root: PathBuf,
     force: bool,
     tiles: Option<PathBuf>,
-    images: Mutex<HashMap<Vec<u8>, Slot<Written>>>,
-    files: Mutex<HashMap<(Vec<u8>, Format), Slot<String>>>,
+    images: Slots<Vec<u8>, Written>,
+    files: Slots<(Vec<u8>, Format), String>,
     bytes: AtomicU64,
     count: AtomicU64,
 }
@@ -253,10 +255,7 @@ impl Shared {
 }
 
 /// The once-cell of `key`, made on first use.
-fn slot<K: std::hash::Hash + Eq, T>(
-    map: &Mutex<HashMap<K, Slot<T>>>,
-    key: K,
-) -> anyhow::Result<Slot<T>> {
+fn slot<K: std::hash::Hash + Eq, T>(map: &Slots<K, T>, key: K) -> anyhow::Result<Slot<T>> {
     let mut map = map
         .lock()
         .map_err(|_| anyhow!("a worker thread failed while writing a shared tileset"))?;
