@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::cli::ConvertArgs;
 use crate::conversion::{Target, write_converted};
 use crate::files::{self, is_stdio};
+use crate::tilesets::Shared;
 use crate::{EXIT_FAILED, EXIT_OK, report, usage};
 
 /// Bytes enough to sniff any format (the library looks at no more than this).
@@ -89,12 +90,28 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         builder.build().context("cannot start worker threads")?
     };
 
-    // Classify: which walked files are worth converting.
-    let keep: Vec<bool> = pool.install(|| {
-        jobs.par_iter()
-            .map(|job| !job.walked || wanted(&job.input, &targets[job.target]))
-            .collect()
-    });
+    // Classify: which walked files are worth converting (each file sniffed once, whatever the
+    // number of targets).
+    let mut walked: Vec<&Path> = jobs
+        .iter()
+        .filter(|j| j.walked)
+        .map(|j| j.input.as_path())
+        .collect();
+    walked.sort_unstable();
+    walked.dedup();
+    let sniffed: HashMap<&Path, Sniffed> =
+        pool.install(|| walked.par_iter().map(|&p| (p, sniff(p))).collect());
+    let keep: Vec<bool> = jobs
+        .iter()
+        .map(|job| {
+            !job.walked
+                || match sniffed.get(job.input.as_path()) {
+                    Some(Sniffed::Format(format)) => format.converts_to(targets[job.target].format),
+                    Some(Sniffed::Unknown) => false,
+                    Some(Sniffed::Unreadable) | None => true,
+                }
+        })
+        .collect();
     let mut outcomes: Vec<Option<Outcome>> = keep
         .iter()
         .map(|&k| if k { None } else { Some(Outcome::Skipped) })
@@ -128,22 +145,54 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .filter(|(_, o)| o.is_none())
         .map(|(i, _)| i)
         .collect();
+    // Tiled maps share their tilesets: each distinct one written once, under `--out`.
+    let tiled = targets
+        .iter()
+        .any(|t| matches!(t.format, levelkit::Format::Tmx | levelkit::Format::Tmj));
+    let shared = tiled.then(|| Shared::new(out_dir, args.force, args.tiles.as_deref()));
+    // One task per input, converting it to every target: the file is read and parsed once.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of: HashMap<&Path, usize> = HashMap::new();
+    for &index in &todo {
+        let Some(job) = jobs.get(index) else { continue };
+        let group = *group_of.entry(&job.input).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        if let Some(g) = groups.get_mut(group) {
+            g.push(index);
+        }
+    }
     let bar = progress_bar(todo.len() as u64);
     let done: Vec<(usize, Outcome, Vec<String>)> = pool.install(|| {
-        todo.par_iter()
-            .filter_map(|&index| {
-                let job = jobs.get(index)?;
-                bar.set_message(job.input.display().to_string());
-                let mut notes = Vec::new();
-                let outcome = match convert_one(job, &targets[job.target], args.force, &mut notes) {
-                    Ok((bytes_in, bytes_out)) => Outcome::Converted {
-                        bytes_in,
-                        bytes_out,
-                    },
-                    Err(e) => Outcome::Failed(files::error_text(&job.input, &e)),
-                };
-                bar.inc(1);
-                Some((index, outcome, notes))
+        groups
+            .par_iter()
+            .flat_map_iter(|group| {
+                let mut model = None;
+                let mut out = Vec::with_capacity(group.len());
+                for &index in group {
+                    let Some(job) = jobs.get(index) else { continue };
+                    bar.set_message(job.input.display().to_string());
+                    let mut notes = Vec::new();
+                    let target = &targets[job.target];
+                    let outcome = match convert_one(
+                        job,
+                        target,
+                        args.force,
+                        shared.as_ref(),
+                        &mut model,
+                        &mut notes,
+                    ) {
+                        Ok((bytes_in, bytes_out)) => Outcome::Converted {
+                            bytes_in,
+                            bytes_out,
+                        },
+                        Err(e) => Outcome::Failed(files::error_text(&job.input, &e)),
+                    };
+                    bar.inc(1);
+                    out.push((index, outcome, notes));
+                }
+                out
             })
             .collect()
     });
@@ -211,6 +260,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         }
     }
     summary.warnings = kinds.total;
+    if let Some(shared) = &shared {
+        summary.bytes_out += shared.bytes_written();
+        summary.tilesets = shared.tilesets();
+    }
     summary.elapsed = started.elapsed();
     if args.json {
         let kinds_json: Vec<_> = kinds
@@ -230,6 +283,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "skipped": summary.skipped,
             "bytes_in": summary.bytes_in,
             "bytes_out": summary.bytes_out,
+            "tilesets": summary.tilesets,
             "seconds": summary.elapsed.as_secs_f64(),
             "warnings": summary.warnings,
             "warning_kinds": kinds_json,
@@ -314,6 +368,8 @@ fn kind_of(note: &str) -> String {
 #[derive(Default)]
 struct Summary {
     warnings: usize,
+    /// Shared tileset files written (or found in place) for Tiled maps.
+    tilesets: u64,
     converted: usize,
     failed: usize,
     skipped: usize,
@@ -334,6 +390,11 @@ impl std::fmt::Display for Summary {
             HumanBytes(self.bytes_out),
             self.elapsed.as_secs_f64()
         )?;
+        match self.tilesets {
+            0 => {}
+            1 => write!(f, "; 1 shared tileset")?,
+            n => write!(f, "; {n} shared tilesets")?,
+        }
         match self.warnings {
             0 => Ok(()),
             1 => write!(f, "; 1 warning"),
@@ -421,15 +482,25 @@ fn walk(dir: &Path, skip: Option<&Path>, found: &mut Vec<PathBuf>) -> std::io::R
     Ok(())
 }
 
-/// Whether a walked file is one to convert: levelkit can read its format, and it is not in
-/// the target format already.
-fn wanted(path: &Path, target: &Target) -> bool {
+/// What a walked file is: a walked file is one to convert when levelkit can read its format
+/// and it is not in the target format already.
+fn sniff(path: &Path) -> Sniffed {
     let Ok(head) = files::read_head(path, SNIFF_LEN) else {
         // Unreadable now means unreadable later: let the conversion report why.
-        return true;
+        return Sniffed::Unreadable;
     };
     let name = files::sniff_name(path);
-    levelkit::sniff(&head, name.as_deref()).is_some_and(|format| format.converts_to(target.format))
+    levelkit::sniff(&head, name.as_deref()).map_or(Sniffed::Unknown, Sniffed::Format)
+}
+
+/// What a walked file's first bytes say.
+enum Sniffed {
+    /// A format levelkit reads.
+    Format(levelkit::Format),
+    /// Nothing levelkit reads.
+    Unknown,
+    /// The file could not be read.
+    Unreadable,
 }
 
 /// Convert one file; the sizes read and written.
@@ -437,6 +508,8 @@ fn convert_one(
     job: &Job,
     target: &Target,
     force: bool,
+    shared: Option<&Shared>,
+    model: &mut Option<(levelkit::document::Model, u64)>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<(u64, u64)> {
     if files::same_file(&job.input, &job.output) {
@@ -448,11 +521,33 @@ fn convert_one(
     if !force && job.output.symlink_metadata().is_ok() {
         anyhow::bail!(files::refuse_message(&job.output));
     }
-    let model = files::load_model(&job.input)?;
+    // Loaded by the first target of this input, kept for the others.
+    if model.is_none() {
+        let bytes = files::read_input(&job.input)?;
+        let dir = match job.input.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let loaded = files::load_bytes(&bytes, files::sniff_name(&job.input).as_deref(), Some(dir));
+        let read = loaded
+            .model
+            .map_err(|e| anyhow!(e).context(job.input.display().to_string()))?;
+        *model = Some((read, bytes.len() as u64));
+    }
+    let Some((model, bytes_in)) = model.as_ref() else {
+        anyhow::bail!("{}: not read", job.input.display());
+    };
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    let written = write_converted(&model, target, &job.input, &job.output, force, notes)?;
-    let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
-    Ok((bytes_in, written))
+    let written = write_converted(
+        model,
+        target,
+        &job.input,
+        &job.output,
+        force,
+        Some(shared),
+        notes,
+    )?;
+    Ok((*bytes_in, written))
 }

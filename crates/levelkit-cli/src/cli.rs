@@ -71,6 +71,9 @@ pub enum Command {
     /// relative to the directory given (or its file name), with the extension replaced:
     /// `levels/a/b.wwd --to json --out out` writes `out/a/b.json`. Two inputs that would write
     /// the same output (compared ignoring case) are reported as failures, never overwritten.
+    /// Tiled maps of a batch share their tilesets: each distinct tileset is written once, as
+    /// `tilesets/<name>-<hash>.tsx` (.tsj for .tmj maps) and its .png under --out, and every map
+    /// references it (`<tileset source="../tilesets/….tsx"/>`); a single conversion embeds them.
     ///
     /// Outputs are written to a temporary file beside them and renamed into place. An existing
     /// output is refused (exit 1) unless --force. An input is never written to: naming it as

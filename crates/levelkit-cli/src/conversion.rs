@@ -10,6 +10,7 @@ use levelkit::formats::wwd::WriteOptions;
 use levelkit::registry::Common;
 
 use crate::files::{self, is_stdio};
+use crate::tilesets::{Atlas, Shared};
 use crate::{dump, usage};
 
 /// What to write: the format and the options that apply to it.
@@ -105,12 +106,15 @@ pub struct Converted {
 }
 
 /// `model` in the target format; `output_stem` names side files (`None` when writing to stdout,
-/// where a Tiled map is written without tileset images).
+/// where a Tiled map is written without tileset images). With `shared` (a batch writing to
+/// `output`), a Tiled map references the batch's shared tileset files instead of embedding its
+/// tilesets and getting images of its own.
 pub fn convert_with_side_files(
     model: &Model,
     target: &Target,
     input: &Path,
     output_stem: Option<&str>,
+    shared: Option<(&Shared, &Path)>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
     use levelkit::export::{png, tiled};
@@ -140,6 +144,10 @@ pub fn convert_with_side_files(
     for w in &warnings {
         notes.push(w.to_string());
     }
+    let shared = shared.filter(|_| target.format != Format::Png && output_stem.is_some());
+    // Shared tilesets make their images on first use only: every map of a batch but the first
+    // skips generating (or loading) and encoding them.
+    let lazy = shared.is_some();
     let (atlases, user_tiles) = match (model, target.tiles.as_deref()) {
         // A Tiled map draws with the images it references (relative to its folder).
         (Model::Tiled(doc), None) => {
@@ -153,13 +161,18 @@ pub fn convert_with_side_files(
             let mut atlases = Vec::with_capacity(map.tilesets.len());
             for (i, ts) in map.tilesets.iter().enumerate() {
                 atlases.push(match found.remove(&i) {
-                    Some(image) => image,
-                    None => png::tileset_image(ts)?,
+                    Some(image) => Some(image),
+                    None if lazy => None,
+                    None => Some(png::tileset_image(ts)?),
                 });
             }
             (atlases, any)
         }
-        (_, tiles) => crate::tiles::atlases(&map, tiles)?,
+        (_, _) if lazy => (vec![None; map.tilesets.len()], false),
+        (_, tiles) => {
+            let (atlases, any) = crate::tiles::atlases(&map, tiles)?;
+            (atlases.into_iter().map(Some).collect(), any)
+        }
     };
     let (mut atlases, mut user_tiles) = (atlases, user_tiles);
     let mut sprites = Vec::new();
@@ -168,7 +181,7 @@ pub fn convert_with_side_files(
     {
         for (ts, atlas) in map.tilesets.iter().zip(atlases.iter_mut()) {
             if let Some(real) = art.tileset_images.remove(&ts.name) {
-                *atlas = real;
+                *atlas = Some(real);
                 user_tiles = true;
             }
         }
@@ -189,7 +202,9 @@ pub fn convert_with_side_files(
         };
         if user_tiles {
             for (ts, image) in map.tilesets.iter().zip(atlases) {
-                options.tileset_images.insert(ts.name.clone(), image);
+                if let Some(image) = image {
+                    options.tileset_images.insert(ts.name.clone(), image);
+                }
             }
         }
         let image = png::render(&map, &options)?;
@@ -200,8 +215,14 @@ pub fn convert_with_side_files(
     }
     let mut options = tiled::TiledOptions::default();
     let mut side = Vec::new();
-    if let Some(stem) = output_stem {
-        for (index, image) in atlases.iter().enumerate() {
+    if let Some((shared, output)) = shared {
+        let atlases = atlases
+            .into_iter()
+            .map(|a| a.map_or(Atlas::Later, Atlas::Ready))
+            .collect();
+        shared.attach(&map, atlases, target.format, output, &mut options)?;
+    } else if let Some(stem) = output_stem {
+        for (index, image) in atlases.iter().flatten().enumerate() {
             let name = format!("{stem}.tileset{index}.png");
             let entry = tiled::TilesetImage {
                 path: name.clone(),
@@ -375,20 +396,26 @@ fn graal_as(
 }
 
 /// Convert and write `output` and its side files (each to a temporary file, then renamed);
-/// returns the bytes written.
+/// returns the bytes written (not counting `shared` tileset files). A single conversion
+/// (`batch` `None`) flushes each file to the disk before renaming it; a batch does not (see
+/// [`files::write_output_with`]) and shares its tilesets.
 pub fn write_converted(
     model: &Model,
     target: &Target,
     input: &Path,
     output: &Path,
     force: bool,
+    batch: Option<Option<&Shared>>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<u64> {
+    let sync = batch.is_none();
+    let shared = batch.flatten();
     let stem = output
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "map".to_owned());
-    let converted = convert_with_side_files(model, target, input, Some(&stem), notes)?;
+    let shared = shared.map(|s| (s, output));
+    let converted = convert_with_side_files(model, target, input, Some(&stem), shared, notes)?;
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
     let mut written = converted.main.len() as u64;
     for (name, bytes) in &converted.side {
@@ -397,9 +424,9 @@ pub fn write_converted(
             std::fs::create_dir_all(parent)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", parent.display()))?;
         }
-        files::write_output(&path, bytes, force)?;
+        files::write_output_with(&path, bytes, force, sync)?;
         written += bytes.len() as u64;
     }
-    files::write_output(output, &converted.main, force)?;
+    files::write_output_with(output, &converted.main, force, sync)?;
     Ok(written)
 }

@@ -91,10 +91,10 @@ fn convert_and_report(
 ) -> anyhow::Result<u8> {
     let mut notes = Vec::new();
     let result = if is_stdio(output) {
-        convert_with_side_files(model, target, input, None, &mut notes)
+        convert_with_side_files(model, target, input, None, None, &mut notes)
             .and_then(|converted| files::write_stdout(&converted.main))
     } else {
-        write_converted(model, target, input, output, force, &mut notes).map(|_| ())
+        write_converted(model, target, input, output, force, None, &mut notes).map(|_| ())
     };
     if json && result.is_ok() {
         let report = serde_json::json!({

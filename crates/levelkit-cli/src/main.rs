@@ -29,6 +29,7 @@ mod info;
 mod ls;
 mod pack;
 mod tiles;
+mod tilesets;
 mod validate;
 
 use std::fmt;

@@ -113,64 +113,84 @@ fn compose(ts: &Tileset, files: &BTreeMap<u32, PathBuf>) -> anyhow::Result<Image
 pub fn atlases(map: &TileMap, tiles: Option<&Path>) -> anyhow::Result<(Vec<Image>, bool)> {
     let mut out = Vec::with_capacity(map.tilesets.len());
     let mut found = false;
-    let top = tiles
-        .filter(|p| p.is_dir())
-        .map(entries)
-        .unwrap_or_default();
+    let top = listing(tiles);
     for (index, ts) in map.tilesets.iter().enumerate() {
-        let image = match tiles {
-            Some(file) if !file.is_dir() => {
-                if index == 0 {
-                    found = true;
-                    with_columns(load(file)?, ts, file)?
-                } else {
-                    png::tileset_image(ts)?
-                }
-            }
-            Some(_) => {
-                let set = set_name(ts).to_lowercase();
-                let atlas = EXTENSIONS
-                    .iter()
-                    .find_map(|ext| top.get(&format!("{set}.{ext}")));
-                if let Some(path) = atlas {
-                    found = true;
-                    with_columns(load(path)?, ts, path)?
-                } else {
-                    let mut files: BTreeMap<u32, PathBuf> = BTreeMap::new();
-                    let sub = top.get(&set).filter(|p| p.is_dir()).map(|p| entries(p));
-                    for source in [Some(&top), sub.as_ref()].into_iter().flatten() {
-                        for path in source.values().filter(|p| is_image(p)) {
-                            if let Some(id) = tile_id(path) {
-                                files.insert(id, path.clone());
-                            }
-                        }
-                    }
-                    if files.range(..ts.tile_count).next().is_some() {
-                        found = true;
-                        compose(ts, &files)?
-                    } else {
-                        png::tileset_image(ts)?
-                    }
-                }
-            }
-            None => png::tileset_image(ts)?,
-        };
+        let (image, user) = atlas(ts, index, tiles, &top)?;
+        found |= user;
         out.push(image);
     }
     if let Some(path) = tiles
         && !found
     {
-        anyhow::bail!(
-            "{}: no tile images for any tileset of this map (tilesets: {})",
-            path.display(),
-            map.tilesets
-                .iter()
-                .map(|t| set_name(t).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        return Err(none_found(path, map));
     }
     Ok((out, found))
+}
+
+/// The entries of the `--tiles` folder (empty when `tiles` is a file or absent).
+pub fn listing(tiles: Option<&Path>) -> BTreeMap<String, PathBuf> {
+    tiles
+        .filter(|p| p.is_dir())
+        .map(entries)
+        .unwrap_or_default()
+}
+
+/// The image of the tileset at `index`: the user's graphics where `tiles` (whose folder entries
+/// are `top`, from [`listing`]) has them, generated ones elsewhere; with whether they were the
+/// user's.
+pub fn atlas(
+    ts: &Tileset,
+    index: usize,
+    tiles: Option<&Path>,
+    top: &BTreeMap<String, PathBuf>,
+) -> anyhow::Result<(Image, bool)> {
+    Ok(match tiles {
+        Some(file) if !file.is_dir() => {
+            if index == 0 {
+                (with_columns(load(file)?, ts, file)?, true)
+            } else {
+                (png::tileset_image(ts)?, false)
+            }
+        }
+        Some(_) => {
+            let set = set_name(ts).to_lowercase();
+            let atlas = EXTENSIONS
+                .iter()
+                .find_map(|ext| top.get(&format!("{set}.{ext}")));
+            if let Some(path) = atlas {
+                (with_columns(load(path)?, ts, path)?, true)
+            } else {
+                let mut files: BTreeMap<u32, PathBuf> = BTreeMap::new();
+                let sub = top.get(&set).filter(|p| p.is_dir()).map(|p| entries(p));
+                for source in [Some(top), sub.as_ref()].into_iter().flatten() {
+                    for path in source.values().filter(|p| is_image(p)) {
+                        if let Some(id) = tile_id(path) {
+                            files.insert(id, path.clone());
+                        }
+                    }
+                }
+                if files.range(..ts.tile_count).next().is_some() {
+                    (compose(ts, &files)?, true)
+                } else {
+                    (png::tileset_image(ts)?, false)
+                }
+            }
+        }
+        None => (png::tileset_image(ts)?, false),
+    })
+}
+
+/// The error for `--tiles` that has images for no tileset of `map`.
+pub fn none_found(tiles: &Path, map: &TileMap) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: no tile images for any tileset of this map (tilesets: {})",
+        tiles.display(),
+        map.tilesets
+            .iter()
+            .map(|t| set_name(t).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// The images a Tiled map references (paths relative to the map's folder), by tileset index;

@@ -1267,7 +1267,6 @@ fn batch_makes_json_maps_and_previews_in_one_run() {
         "claw.json",
         "claw.tmx",
         "claw.png",
-        "claw.tileset0.png",
         "gruntz.json",
         "gruntz.tmx",
         "gruntz.png",
@@ -1277,6 +1276,10 @@ fn batch_makes_json_maps_and_previews_in_one_run() {
             "{f} missing: {run:?}"
         );
     }
+    // A batch's maps share tileset files (`out/tilesets/`) instead of images of their own.
+    let claw = fs::read_to_string(s.path().join("out/claw.tmx")).unwrap();
+    assert!(claw.contains("source=\"tilesets/"), "{claw:.800}");
+    assert!(!s.path().join("out/claw.tileset0.png").exists());
     let run = s.run(&["convert", "claw.wwd", "x.tmx", "--to", "tmx,png"]);
     assert_eq!(run.code, 2, "{run:?}");
 }

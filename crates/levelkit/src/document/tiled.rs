@@ -90,11 +90,12 @@ impl Codec for TiledDoc {
         self.format
     }
 
-    fn read(format: Format, bytes: &[u8], _: &Limits, _: Resolver<'_>) -> Result<Self> {
+    fn read(format: Format, bytes: &[u8], _: &Limits, resolve: Resolver<'_>) -> Result<Self> {
+        // External tilesets (`source="…tsx"`) come through `resolve`, relative to the map.
         let read = if format == Format::Tmx {
-            crate::import::tiled::from_tmx(bytes)?
+            crate::import::tiled::from_tmx_with(bytes, resolve)?
         } else {
-            crate::import::tiled::from_tmj(bytes)?
+            crate::import::tiled::from_tmj_with(bytes, resolve)?
         };
         Ok(TiledDoc {
             format,

@@ -9,7 +9,10 @@
 //!
 //! * an orthogonal, finite (`infinite="0"`) map with `nextlayerid`/`nextobjectid`, the background
 //!   colour, and the map properties;
-//! * every tileset embedded, with its per-tile properties and collision shapes;
+//! * every tileset embedded, with its per-tile properties and collision shapes; or, for the
+//!   tilesets [`TiledOptions::external_tilesets`] names, a reference to a tileset file of its own
+//!   (`<tileset firstgid="1" source="…tsx"/>`, `{"firstgid":1,"source":"…tsj"}`) that
+//!   [`to_tsx`] / [`to_tsj`] write: a batch of maps sharing one tileset writes it once;
 //! * tile layers as CSV, or as zlib-compressed base64 with [`LayerEncoding::Base64Zlib`];
 //!   parallax, offset, visibility, tint colour and properties;
 //! * object groups with point, rectangle, polygon and tile objects, and typed properties.
@@ -59,6 +62,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::Write as _;
 
 use flate2::Compression;
@@ -123,6 +127,11 @@ pub struct TiledOptions {
     pub tileset_images: BTreeMap<usize, TilesetImage>,
     /// Tile layer data encoding.
     pub encoding: LayerEncoding,
+    /// Tilesets kept in files of their own, by index into `map.tilesets`: the file's path
+    /// relative to the map (`/` separators). The map then holds only the reference
+    /// (`<tileset firstgid="1" source="tilesets/pics1.tsx"/>`); [`to_tsx`] and [`to_tsj`] write
+    /// the file, and such a tileset's entry in the image fields above is not used.
+    pub external_tilesets: BTreeMap<usize, String>,
     /// Images of single tiles, by tileset index and local id: a tileset without an atlas image
     /// whose tiles each have their own picture (Tiled's "collection of images", as
     /// [`crate::tilemap::sprites`] makes for object images).
@@ -177,8 +186,25 @@ pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
     x.properties(&map_properties(map))
         .map_err(|e| e.in_path("properties"))?;
     for (i, ts) in map.tilesets.iter().enumerate() {
-        x.tileset(ts, options.image_for(i), options.tile_images.get(&i), TMX)
+        if let Some(source) = options.external_tilesets.get(&i) {
+            x.empty(
+                "tileset",
+                vec![
+                    ("firstgid", ts.first_gid.to_string()),
+                    ("source", source.clone()),
+                ],
+            )
             .map_err(|e| e.in_path(format!("tilesets[{i}]")))?;
+            continue;
+        }
+        x.tileset(
+            ts,
+            options.image_for(i),
+            options.tile_images.get(&i),
+            TMX,
+            Some(ts.first_gid),
+        )
+        .map_err(|e| e.in_path(format!("tilesets[{i}]")))?;
     }
     for (i, layer) in map.layers.iter().enumerate() {
         let id = layer_id(i);
@@ -219,9 +245,15 @@ pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
         .tilesets
         .iter()
         .enumerate()
-        .map(|(i, ts)| {
-            json_tileset(ts, options.image_for(i), options.tile_images.get(&i))
-                .map_err(|e| e.in_path(format!("tilesets[{i}]")))
+        .map(|(i, ts)| match options.external_tilesets.get(&i) {
+            Some(source) => Ok(json!({ "firstgid": ts.first_gid, "source": source })),
+            None => json_tileset(
+                ts,
+                options.image_for(i),
+                options.tile_images.get(&i),
+                Some(ts.first_gid),
+            )
+            .map_err(|e| e.in_path(format!("tilesets[{i}]"))),
         })
         .collect::<Result<Vec<_>>>()?;
     root.insert("tilesets".into(), Value::Array(tilesets));
@@ -240,6 +272,29 @@ pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
         .collect::<Result<Vec<_>>>()?;
     root.insert("layers".into(), Value::Array(layers));
     let mut out = serde_json::to_vec_pretty(&Value::Object(root))
+        .map_err(|e| Error::new(TMJ, ErrorKind::Io, Location::default(), e.to_string()))?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// One tileset as an external TSX file (`<tileset>` as its root, no `firstgid`: the map that
+/// references it gives that), for maps written with [`TiledOptions::external_tilesets`].
+/// `image`'s path is relative to the TSX file.
+pub fn to_tsx(ts: &Tileset, image: Option<&TilesetImage>) -> Result<Vec<u8>> {
+    let mut x = Xml {
+        w: Writer::new_with_indent(Vec::new(), b' ', 1),
+    };
+    x.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    x.tileset(ts, image, None, TMX, None)?;
+    let mut out = x.w.into_inner();
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// One tileset as an external JSON tileset file (`.tsj`), the TMJ counterpart of [`to_tsx`].
+pub fn to_tsj(ts: &Tileset, image: Option<&TilesetImage>) -> Result<Vec<u8>> {
+    let value = json_tileset(ts, image, None, None)?;
+    let mut out = serde_json::to_vec_pretty(&value)
         .map_err(|e| Error::new(TMJ, ErrorKind::Io, Location::default(), e.to_string()))?;
     out.push(b'\n');
     Ok(out)
@@ -491,21 +546,27 @@ impl Xml {
         image: Option<&TilesetImage>,
         tile_images: Option<&BTreeMap<u32, TileImage>>,
         format: Format,
+        first_gid: Option<u32>,
     ) -> Result<()> {
         if let Some(image) = image {
             check_image(ts, image, format)?;
         }
-        self.start(
-            "tileset",
-            vec![
-                ("firstgid", ts.first_gid.to_string()),
-                ("name", ts.name.clone()),
-                ("tilewidth", ts.tile_width.to_string()),
-                ("tileheight", ts.tile_height.to_string()),
-                ("tilecount", ts.tile_count.to_string()),
-                ("columns", image.map_or(0, |i| i.columns).to_string()),
+        // Embedded in a map: `firstgid` first; a file of its own: the versions instead.
+        let mut attrs: Attrs = match first_gid {
+            Some(gid) => vec![("firstgid", gid.to_string())],
+            None => vec![
+                ("version", FORMAT_VERSION.to_string()),
+                ("tiledversion", TILED_VERSION.to_string()),
             ],
-        )?;
+        };
+        attrs.extend([
+            ("name", ts.name.clone()),
+            ("tilewidth", ts.tile_width.to_string()),
+            ("tileheight", ts.tile_height.to_string()),
+            ("tilecount", ts.tile_count.to_string()),
+            ("columns", image.map_or(0, |i| i.columns).to_string()),
+        ]);
+        self.start("tileset", attrs)?;
         self.properties(&tileset_properties(ts))
             .map_err(|e| e.in_path("properties"))?;
         if let Some(image) = image {
@@ -582,7 +643,8 @@ impl Xml {
         match encoding {
             LayerEncoding::Csv => {
                 self.start("data", vec![("encoding", "csv".into())])?;
-                self.text(&csv(t))?;
+                // Digits, commas and line breaks: nothing to escape.
+                self.event(Event::Text(BytesText::from_escaped(csv(t))))?;
             }
             LayerEncoding::Base64Zlib => {
                 self.start(
@@ -683,9 +745,14 @@ fn csv(t: &TileLayer) -> String {
     let width = usize::try_from(t.width()).unwrap_or(usize::MAX).max(1);
     let rows = t.data().chunks(width);
     let last = rows.len().saturating_sub(1);
+    // Written in place, not a `String` per cell: a batch writes millions of cells.
     for (r, row) in rows.enumerate() {
-        let line: Vec<String> = row.iter().map(u32::to_string).collect();
-        out.push_str(&line.join(","));
+        for (i, gid) in row.iter().enumerate() {
+            if i != 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{gid}");
+        }
         if r != last {
             out.push(',');
         }
@@ -737,9 +804,20 @@ fn json_tileset(
     ts: &Tileset,
     image: Option<&TilesetImage>,
     tile_images: Option<&BTreeMap<u32, TileImage>>,
+    first_gid: Option<u32>,
 ) -> Result<Value> {
     let mut obj = JsonMap::new();
-    obj.insert("firstgid".into(), json!(ts.first_gid));
+    // Embedded in a map: `firstgid`; a file of its own: the type and versions instead.
+    match first_gid {
+        Some(gid) => {
+            obj.insert("firstgid".into(), json!(gid));
+        }
+        None => {
+            obj.insert("type".into(), json!("tileset"));
+            obj.insert("version".into(), json!(FORMAT_VERSION));
+            obj.insert("tiledversion".into(), json!(TILED_VERSION));
+        }
+    }
     obj.insert("name".into(), json!(ts.name));
     obj.insert("tilewidth".into(), json!(ts.tile_width));
     obj.insert("tileheight".into(), json!(ts.tile_height));

@@ -31,6 +31,7 @@ mod tiled_export;
 mod tiled_import;
 mod tiled_render;
 mod tiled_roundtrip;
+mod tiled_tsx;
 mod triangulate;
 mod wdb;
 mod wings;

@@ -978,7 +978,8 @@ fn refuses_external_tilesets_and_templates() {
     let e = tmx_err(&tmx);
     assert_eq!(e.kind, ErrorKind::Unsupported);
     assert!(
-        e.to_string().contains("tileset \"\" (tilesets[1]): the tileset is in the external file \"tiles/x.tsx\"; levelkit reads no files, so embed it (Map > Embed Tileset in Tiled)"),
+        // Without a resolver (`from_tmx`) no tileset file is found; `tiled_tsx.rs` reads them.
+        e.to_string().contains("tileset \"\" (tilesets[1]): the tileset is in the external file \"tiles/x.tsx\", which was not found (it is looked for relative to the map); put it there, or embed the tileset (Map > Embed Tileset in Tiled)"),
         "{e}"
     );
     let tmj = small_tmj("").replace(

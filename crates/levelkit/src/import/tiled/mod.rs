@@ -15,6 +15,14 @@
 //!   (`levelkit.image` becomes [`Tileset::image`]); a tileset's `<image>` goes into
 //!   [`TiledMap::options`] (`tileset_images`, by tileset index), so that exporting the map again with
 //!   those options writes the same tileset;
+//! * external tilesets (`<tileset firstgid="1" source="tilesets/pics1.tsx"/>` in TMX,
+//!   `{"firstgid":1,"source":"…"}` in TMJ), TSX or TSJ whichever the map's own form (told by the
+//!   file's first byte, as Tiled reads either from either), through the [`Resolver`] given to
+//!   [`from_tmx_with`] / [`from_tmj_with`] (the library itself opens no files): read like an
+//!   embedded tileset, with the map's `firstgid`; the tileset image's path, relative to the
+//!   tileset file, is made relative to the map; [`TiledOptions::external_tilesets`] records
+//!   the reference, so that writing the map again writes the same reference. Each reference is
+//!   charged to the allocation budget by the file's size;
 //! * tile layers in every encoding Tiled writes: CSV, base64 uncompressed, zlib or gzip, and the
 //!   old `<tile gid="…"/>` elements; name, size, visibility, offset, parallax, tint colour,
 //!   properties; [`TiledMap::options`] gets the encoding of the first tile layer;
@@ -55,9 +63,9 @@
 //!
 //! What is refused, with an error naming the element or JSON path and, in TMX, the line and
 //! column: a map that is not orthogonal; an infinite map or a layer made of `<chunk>`s ("uncheck
-//! Map > Infinite"); an external tileset (`source=`, "use Map > Embed Tileset": the library reads
-//! no files) and object templates; any gid with a flip or rotation bit (the legacy formats cannot
-//! flip tiles); layer data whose cell count is not width × height; zstd compression; a property of
+//! Map > Infinite"); object templates; any gid with a flip or rotation bit (the legacy formats
+//! cannot flip tiles); an external tileset the resolver does not find (`from_tmx` and `from_tmj` find
+//! none), or a tileset file that points to another; layer data whose cell count is not width × height; zstd compression; a property of
 //! unknown type; numbers that do not parse; malformed XML or JSON; input that would need more
 //! memory than [`Limits::default`] allows. Layer sizes are checked against the input's size before
 //! anything is allocated, and decompressed data is read through `take(width × height × 4)`.
@@ -72,6 +80,7 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use serde_json::{Map as JsonMap, Value};
 
+use crate::codec::{Resolver, no_side_files};
 use crate::encoding::base64_decode;
 use crate::error::{Error, Location, Result, Warning};
 use crate::export::tiled::{
@@ -97,10 +106,16 @@ pub struct TiledMap {
     pub warnings: Vec<Warning>,
 }
 
-/// Read a TMX (XML) map.
+/// Read a TMX (XML) map that has no external tilesets (see [`from_tmx_with`]).
 pub fn from_tmx(bytes: &[u8]) -> Result<TiledMap> {
+    from_tmx_with(bytes, &mut no_side_files)
+}
+
+/// Read a TMX (XML) map, finding its external tilesets (`<tileset source="…"/>`, TSX or TSJ)
+/// with `resolve`, by their path relative to the map.
+pub fn from_tmx_with(bytes: &[u8], resolve: Resolver<'_>) -> Result<TiledMap> {
     let doc = xml::parse(bytes)?;
-    let mut r = Ctx::new(TMX, &doc.lines);
+    let mut r = Ctx::new(TMX, &doc.lines, resolve);
     let root = &doc.root;
     let at = r.at_el(At::map(TMX), root);
     if root.name != "map" {
@@ -112,8 +127,14 @@ pub fn from_tmx(bytes: &[u8]) -> Result<TiledMap> {
     r.tmx_map(root, &at)
 }
 
-/// Read a TMJ (JSON) map.
+/// Read a TMJ (JSON) map that has no external tilesets (see [`from_tmj_with`]).
 pub fn from_tmj(bytes: &[u8]) -> Result<TiledMap> {
+    from_tmj_with(bytes, &mut no_side_files)
+}
+
+/// Read a TMJ (JSON) map, finding its external tilesets (`{"firstgid":1,"source":"…"}`, TSJ
+/// or TSX) with `resolve`, by their path relative to the map.
+pub fn from_tmj_with(bytes: &[u8], resolve: Resolver<'_>) -> Result<TiledMap> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         let line_col = (e.line() > 0).then(|| (to_u32(e.line()), to_u32(e.column())));
         Error::malformed(
@@ -126,7 +147,7 @@ pub fn from_tmj(bytes: &[u8]) -> Result<TiledMap> {
         )
     })?;
     let lines = Lines::default();
-    let mut r = Ctx::new(TMJ, &lines);
+    let mut r = Ctx::new(TMJ, &lines, resolve);
     let at = At::map(TMJ);
     let Value::Object(root) = &value else {
         return Err(at.malformed("the document is not a JSON object; a TMJ map is one"));
@@ -291,10 +312,20 @@ struct Ctx<'a> {
     budget: Budget,
     encoding: Option<LayerEncoding>,
     images: BTreeMap<usize, TilesetImage>,
+    /// Finds external tileset files.
+    resolve: Resolver<'a>,
+    /// External tilesets read so far: their path as the map gives it, by tileset index.
+    external: BTreeMap<usize, String>,
+    /// Tileset files read so far, by path: each is parsed once however often it is named.
+    files: BTreeMap<String, TilesetFile>,
 }
 
+/// A tileset file as read: its size, the tileset, its image (path relative to the map) and
+/// what reading it noticed.
+type TilesetFile = (usize, Tileset, Option<TilesetImage>, Vec<Warning>);
+
 impl<'a> Ctx<'a> {
-    fn new(format: Format, lines: &'a Lines<'a>) -> Self {
+    fn new(format: Format, lines: &'a Lines<'a>, resolve: Resolver<'a>) -> Self {
         Ctx {
             format,
             lines,
@@ -302,6 +333,9 @@ impl<'a> Ctx<'a> {
             budget: Limits::default().budget(format),
             encoding: None,
             images: BTreeMap::new(),
+            resolve,
+            external: BTreeMap::new(),
+            files: BTreeMap::new(),
         }
     }
 
@@ -355,6 +389,7 @@ impl<'a> Ctx<'a> {
             encoding: self.encoding.unwrap_or_default(),
             // Tiles' own images are not read (a warning says so, except for sprite tilesets).
             tile_images: Default::default(),
+            external_tilesets: std::mem::take(&mut self.external),
         };
         Ok(TiledMap {
             map,
@@ -458,11 +493,131 @@ fn check_orientation(at: &At, orientation: Option<&str>, infinite: bool) -> Resu
     Ok(())
 }
 
-fn external_tileset(at: &At, source: &str) -> Error {
-    at.unsupported(format!(
-        "the tileset is in the external file {source:?}; levelkit reads no files, so embed it \
-         (Map > Embed Tileset in Tiled) and save again"
-    ))
+impl Ctx<'_> {
+    /// A tileset kept in a file of its own (`source`, relative to the map): read through the
+    /// resolver, TSX or TSJ whatever the map's own form, its image path made relative to the map.
+    fn external_tileset(
+        &mut self,
+        at: &At,
+        source: &str,
+        first_gid: u32,
+        index: usize,
+    ) -> Result<Tileset> {
+        if !self.files.contains_key(source) {
+            let Some(bytes) = (self.resolve)(source) else {
+                return Err(at.unsupported(format!(
+                    "the tileset is in the external file {source:?}, which was not found (it is \
+                     looked for relative to the map); put it there, or embed the tileset (Map > \
+                     Embed Tileset in Tiled) and save again"
+                )));
+            };
+            let in_file = |mut e: Error| {
+                e.message = format!("{} (in the tileset file {source:?})", e.message);
+                e
+            };
+            let (ts, mut images, warnings) =
+                tileset_file(&bytes, source, first_gid, index).map_err(in_file)?;
+            let warnings = warnings
+                .into_iter()
+                .map(|mut w| {
+                    w.message = format!("{} (in the tileset file {source:?})", w.message);
+                    w
+                })
+                .collect();
+            let image = images.remove(&index).map(|mut image| {
+                image.path = beside(source, &image.path);
+                image
+            });
+            self.files
+                .insert(source.to_string(), (bytes.len(), ts, image, warnings));
+        }
+        let Some((size, ts, image, warnings)) = self.files.get(source) else {
+            return Err(at.unsupported(format!("the tileset file {source:?} was not read")));
+        };
+        // Every reference is charged the file's size: many references to one large file cannot
+        // make a small map take unbounded memory.
+        self.budget
+            .charge(*size, "an external tileset file", at.location())?;
+        let ts = Tileset {
+            first_gid,
+            ..ts.clone()
+        };
+        if let Some(image) = image {
+            self.images.insert(index, image.clone());
+        }
+        self.warnings.extend(warnings.iter().cloned());
+        self.external.insert(index, source.to_string());
+        Ok(ts)
+    }
+}
+
+/// A tileset file's tileset (TSX when it starts with `<`, else TSJ), with its image (path
+/// relative to the file) and what reading it noticed.
+fn tileset_file(
+    bytes: &[u8],
+    source: &str,
+    first_gid: u32,
+    index: usize,
+) -> Result<(Tileset, BTreeMap<usize, TilesetImage>, Vec<Warning>)> {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let xml = text.trim_ascii_start().starts_with(b"<");
+    let format = if xml { TMX } else { TMJ };
+    let part = format!("tilesets[{index}]");
+    let at = At {
+        format,
+        what: format!("tileset file {source:?} ({part})"),
+        path: part,
+        line_col: None,
+    };
+    let mut nothing = no_side_files;
+    if xml {
+        let doc = xml::parse(bytes)?;
+        let mut sub = Ctx::new(TMX, &doc.lines, &mut nothing);
+        let root = &doc.root;
+        let at = sub.at_el(at, root);
+        if root.name != "tileset" {
+            return Err(at.malformed(format!(
+                "the root element is <{}>; a TSX tileset file starts with <tileset>",
+                root.name
+            )));
+        }
+        if root.attr("source").is_some() {
+            return Err(at.unsupported("a tileset file that points to another file"));
+        }
+        let ts = sub.tmx_tileset_body(&at, root, index, first_gid)?;
+        Ok((ts, sub.images, sub.warnings))
+    } else {
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+            let line_col = (e.line() > 0).then(|| (to_u32(e.line()), to_u32(e.column())));
+            Error::malformed(
+                TMJ,
+                Location {
+                    line_col,
+                    ..Location::default()
+                },
+                format!("not valid JSON: {e}"),
+            )
+        })?;
+        let lines = Lines::default();
+        let mut sub = Ctx::new(TMJ, &lines, &mut nothing);
+        let Value::Object(o) = &value else {
+            return Err(at.malformed("the document is not a JSON object; a TSJ tileset is one"));
+        };
+        if o.contains_key("source") {
+            return Err(at.unsupported("a tileset file that points to another file"));
+        }
+        let ts = sub.tmj_tileset_body(&at, o, index, first_gid)?;
+        Ok((ts, sub.images, sub.warnings))
+    }
+}
+
+/// `path` (relative to the file `source`) relative to the folder `source` is relative to.
+fn beside(source: &str, path: &str) -> String {
+    let absolute = path.starts_with('/') || path.contains(':');
+    match source.rsplit_once('/') {
+        Some((dir, _)) if !absolute => format!("{dir}/{path}"),
+        _ => path.to_string(),
+    }
 }
 
 fn template(at: &At, source: &str) -> Error {

@@ -163,11 +163,25 @@ impl Ctx<'_> {
             .jstr(&map.child("tileset", &part), o, "name")?
             .unwrap_or("");
         let at = map.child(format!("tileset {name:?}"), &part);
-        if let Some(source) = self.jstr(&at, o, "source")? {
-            return Err(external_tileset(&at, source));
-        }
-        self.jclass(&at, o)?;
         let first_gid = self.jneed_u32(&at, o, "firstgid")?;
+        if let Some(source) = self.jstr(&at, o, "source")? {
+            return self.external_tileset(&at, source, first_gid, index);
+        }
+        self.tmj_tileset_body(&at, o, index, first_gid)
+    }
+
+    /// A tileset object's contents, in a map or a TSJ file of its own (`first_gid` from the
+    /// map).
+    pub(super) fn tmj_tileset_body(
+        &mut self,
+        at: &At,
+        o: &Obj,
+        index: usize,
+        first_gid: u32,
+    ) -> Result<Tileset> {
+        let at = at.clone();
+        let name = self.jstr(&at, o, "name")?.unwrap_or("");
+        self.jclass(&at, o)?;
         let tile_width = self.jneed_u32(&at, o, "tilewidth")?;
         let tile_height = self.jneed_u32(&at, o, "tileheight")?;
         let declared_count = self.ju32(&at, o, "tilecount")?;

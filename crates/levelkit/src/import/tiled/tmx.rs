@@ -169,11 +169,24 @@ impl Ctx<'_> {
             map.child(format!("tileset {name:?}"), &format!("tilesets[{index}]")),
             el,
         );
-        if let Some(source) = el.attr("source") {
-            return Err(external_tileset(&at, source));
-        }
-        self.tmx_class(&at, el);
         let first_gid = self.need_u32(&at, el, "firstgid")?;
+        if let Some(source) = el.attr("source") {
+            return self.external_tileset(&at, source, first_gid, index);
+        }
+        self.tmx_tileset_body(&at, el, index, first_gid)
+    }
+
+    /// A `<tileset>`'s contents, in a map or a TSX file of its own (`first_gid` from the map).
+    pub(super) fn tmx_tileset_body(
+        &mut self,
+        at: &At,
+        el: &El,
+        index: usize,
+        first_gid: u32,
+    ) -> Result<Tileset> {
+        let at = at.clone();
+        let name = el.attr("name").unwrap_or("");
+        self.tmx_class(&at, el);
         let tile_width = self.need_u32(&at, el, "tilewidth")?;
         let tile_height = self.need_u32(&at, el, "tileheight")?;
         let declared_count = self.attr_u32(&at, el, "tilecount")?;
