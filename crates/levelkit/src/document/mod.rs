@@ -14,6 +14,7 @@ pub mod game;
 pub mod image;
 mod scene;
 mod tiled;
+pub mod world;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
