@@ -15,6 +15,7 @@ mod etf_erlang;
 mod fixtures;
 mod gani;
 mod gltf;
+mod gmap;
 mod graal;
 mod graal_links;
 mod graal_pairs;
