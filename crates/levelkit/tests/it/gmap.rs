@@ -471,7 +471,11 @@ mod props {
             };
             match map.write() {
                 Ok(bytes) => {
-                    let back = gmap::read(&bytes).unwrap();
+                    let mut back = gmap::read(&bytes).unwrap();
+                    // A file without line breaks does not say which ending it uses.
+                    if !bytes.contains(&b'\n') {
+                        back.layout.line_ending = map.layout.line_ending;
+                    }
                     // A file without lines reads with the default layout.
                     if !bytes.is_empty() {
                         prop_assert_eq!(&back, &map);
