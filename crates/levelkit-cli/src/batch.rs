@@ -427,7 +427,11 @@ fn wanted(path: &Path, target: &Target) -> bool {
         return true;
     };
     let name = files::sniff_name(path);
-    levelkit::sniff(&head, name.as_deref()).is_some_and(|format| format.converts_to(target.format))
+    levelkit::sniff(&head, name.as_deref()).is_some_and(|format| {
+        // Only an overworld becomes a Tiled world.
+        format.converts_to(target.format)
+            && (target.format != levelkit::Format::TiledWorld || format == levelkit::Format::Gmap)
+    })
 }
 
 /// Convert one file; the sizes read and written.
@@ -449,6 +453,18 @@ fn convert_one(
     let model = files::load_model(&job.input)?;
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+    }
+    if let (levelkit::document::Model::Gmap(g), levelkit::Format::TiledWorld) = (&model, target.format)
+    {
+        // An overworld becomes a world file and one map per level beside it.
+        let code =
+            crate::world::gmap_to_world(g, &job.input, &job.output, target.tiles.clone(), force, notes)?;
+        if code != crate::EXIT_OK {
+            anyhow::bail!("some levels of the overworld did not convert");
+        }
+        let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
+        let bytes_out = fs::metadata(&job.output).map(|m| m.len()).unwrap_or(0);
+        return Ok((bytes_in, bytes_out));
     }
     let written = write_converted(&model, target, &job.input, &job.output, force, notes)?;
     let bytes_in = fs::metadata(&job.input).map(|m| m.len()).unwrap_or(0);
