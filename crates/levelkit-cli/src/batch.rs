@@ -454,11 +454,18 @@ fn convert_one(
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    if let (levelkit::document::Model::Gmap(g), levelkit::Format::TiledWorld) = (&model, target.format)
+    if let (levelkit::document::Model::Gmap(g), levelkit::Format::TiledWorld) =
+        (&model, target.format)
     {
         // An overworld becomes a world file and one map per level beside it.
-        let code =
-            crate::world::gmap_to_world(g, &job.input, &job.output, target.tiles.clone(), force, notes)?;
+        let code = crate::world::gmap_to_world(
+            g,
+            &job.input,
+            &job.output,
+            target.tiles.clone(),
+            force,
+            notes,
+        )?;
         if code != crate::EXIT_OK {
             anyhow::bail!("some levels of the overworld did not convert");
         }

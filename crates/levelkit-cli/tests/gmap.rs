@@ -171,7 +171,7 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
             ("w_0_1.tmx".to_owned(), 0, 1024),
         ]
     );
-    for (name, _) in &maps {
+    for (name, _, _) in &maps {
         assert!(dir.join("out").join(name).is_file(), "{name}");
     }
     if let Some(script) = tiled_oracle() {
@@ -190,11 +190,14 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
         let png = std::fs::read(dir.join("out/tiled.png")).unwrap();
         assert_eq!(png_size(&png), (3072, 2048));
         // Tiled opens each map on its own and writes it again.
-        for (name, _) in &maps {
+        for (name, _, _) in &maps {
             let out = Command::new(&script)
                 .arg("convert")
                 .arg(dir.join("out").join(name))
-                .arg(dir.join("out").join(format!("{name}.tmj")))
+                .arg(
+                    dir.join("out")
+                        .join(format!("{}-tiled.tmj", name.trim_end_matches(".tmx"))),
+                )
                 .output()
                 .unwrap();
             assert!(

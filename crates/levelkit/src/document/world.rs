@@ -170,22 +170,18 @@ impl World {
     /// it, a gmap rebuilt from the maps' positions (each map at a multiple of 1024 pixels; its
     /// level named after the map, `.nw`), with a warning for maps off the grid.
     pub fn from_json(bytes: &[u8]) -> Result<(World, Vec<Warning>)> {
-        let doc: Value = serde_json::from_slice(bytes)
-            .map_err(|e| malformed(format!("world: not JSON: {e}")))?;
+        let doc: Value =
+            serde_json::from_slice(bytes).map_err(|e| malformed(format!("not JSON: {e}")))?;
         if doc.get("type").and_then(Value::as_str) != Some("world") {
-            return Err(malformed("world: no \"type\": \"world\"".into()));
+            return Err(malformed("no \"type\": \"world\"".into()));
         }
         if let Some(kept) = doc.get("levelkit") {
             let gmap: Gmap = serde_json::from_value(kept.get("gmap").cloned().unwrap_or_default())
-                .map_err(|e| malformed(format!("world: levelkit.gmap is not a gmap model: {e}")))?;
+                .map_err(|e| malformed(format!("levelkit.gmap is not a gmap model: {e}")))?;
             let maps: Vec<KeptLevel> = serde_json::from_value(
                 kept.get("levels").cloned().unwrap_or_default(),
             )
-            .map_err(|e| {
-                malformed(format!(
-                    "world: levelkit.levels is not a list of levels: {e}"
-                ))
-            })?;
+            .map_err(|e| malformed(format!("levelkit.levels is not a list of levels: {e}")))?;
             let maps = maps
                 .into_iter()
                 .map(|k| WorldMap {
@@ -207,7 +203,7 @@ impl World {
         let list = doc
             .get("maps")
             .and_then(Value::as_array)
-            .ok_or_else(|| malformed("world: no \"maps\" list".into()))?;
+            .ok_or_else(|| malformed("no \"maps\" list".into()))?;
         let size = i64::from(LEVEL_PIXELS);
         for (i, m) in list.iter().enumerate() {
             let file = m
@@ -270,7 +266,7 @@ fn skip(i: usize, file: &str, why: &str) -> Warning {
     Warning::warning(
         F,
         Location::path(format!("maps[{i}]")),
-        format!("world: map {file:?} {why}; it has no place in a gmap and is left out"),
+        format!("map {file:?} {why}; it has no place in a gmap and is left out"),
     )
 }
 
@@ -322,7 +318,7 @@ pub fn render_gmap(
             ErrorKind::LimitExceeded,
             Location::default(),
             format!(
-                "gmap: a {columns} x {rows} grid does not fit in {max_size} pixels at one pixel \
+                "a {columns} x {rows} grid does not fit in {max_size} pixels at one pixel \
                  per level; raise the maximum size"
             ),
         ));
@@ -332,7 +328,7 @@ pub fn render_gmap(
     let len = (width as usize)
         .checked_mul(height as usize)
         .and_then(|n| n.checked_mul(4))
-        .ok_or_else(|| malformed("gmap: the image is too large".into()))?;
+        .ok_or_else(|| malformed("the image is too large".into()))?;
     let mut image = Image {
         width,
         height,
@@ -354,7 +350,7 @@ pub fn render_gmap(
                     Format::Gmap,
                     where_,
                     format!(
-                        "gmap: level ({},{}) {} does not render: {e}",
+                        "level ({},{}) {} does not render: {e}",
                         c.x,
                         c.y,
                         c.name.display()
@@ -367,7 +363,7 @@ pub fn render_gmap(
                     Format::Gmap,
                     where_,
                     format!(
-                        "gmap: level ({},{}) {}: no such file beside the gmap; drawn grey",
+                        "level ({},{}) {}: no such file beside the gmap; drawn grey",
                         c.x,
                         c.y,
                         c.name.display()

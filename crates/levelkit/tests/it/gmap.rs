@@ -259,8 +259,8 @@ fn missing_levels_are_reported_with_their_grid_position() {
     assert_eq!(
         messages,
         [
-            "gmap: level (2,0) w_2_0.nw: no such file beside the gmap",
-            "gmap: level (1,1) w_1_1.nw: no such file beside the gmap"
+            "level (2,0) w_2_0.nw: no such file beside the gmap",
+            "level (1,1) w_1_1.nw: no such file beside the gmap"
         ]
     );
     assert_eq!(findings[1].location.path.as_deref(), Some("levels[1,1]"));

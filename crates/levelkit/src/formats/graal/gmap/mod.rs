@@ -194,7 +194,7 @@ impl Gmap {
                     F,
                     Location::path(format!("levels[{},{}]", cell.x, cell.y)),
                     format!(
-                        "gmap: level ({},{}) {name}: no such file beside the gmap",
+                        "level ({},{}) {name}: no such file beside the gmap",
                         cell.x, cell.y
                     ),
                 ));

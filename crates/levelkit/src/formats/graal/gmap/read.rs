@@ -122,7 +122,7 @@ fn read_block(
         ErrorKind::Truncated,
         open.location(),
         format!(
-            "gmap: the {} block opened on line {} has no {} line before the end of the file",
+            "the {} block opened on line {} has no {} line before the end of the file",
             kind.open(),
             open.number,
             kind.close()

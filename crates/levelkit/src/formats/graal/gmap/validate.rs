@@ -15,18 +15,10 @@ const F: Format = Format::Gmap;
 pub fn validate(gmap: &Gmap) -> Vec<Warning> {
     let mut out = Vec::new();
     let warn = |out: &mut Vec<Warning>, path: String, message: String| {
-        out.push(Warning::warning(
-            F,
-            Location::path(path),
-            format!("gmap: {message}"),
-        ));
+        out.push(Warning::warning(F, Location::path(path), message));
     };
     let error = |out: &mut Vec<Warning>, path: String, message: String| {
-        out.push(Warning::error(
-            F,
-            Location::path(path),
-            format!("gmap: {message}"),
-        ));
+        out.push(Warning::error(F, Location::path(path), message));
     };
     if let Err(e) = super::write::lines(gmap) {
         error(&mut out, "statements".into(), e.message);
@@ -164,7 +156,7 @@ fn validate_rows(out: &mut Vec<Warning>, block: &NameBlock, grid: &super::Grid) 
             out.push(Warning::warning(
                 F,
                 Location::path(path),
-                "gmap: blank line among the level names: GServer skips it, TilesEditor counts it \
+                "blank line among the level names: GServer skips it, TilesEditor counts it \
                  as a row, so the rows below it are placed differently",
             ));
             continue;
@@ -180,7 +172,7 @@ fn validate_rows(out: &mut Vec<Warning>, block: &NameBlock, grid: &super::Grid) 
                     F,
                     Location::path(path.clone()),
                     format!(
-                        "gmap: row {y} has names in {used} columns but WIDTH is {width}; \
+                        "row {y} has names in {used} columns but WIDTH is {width}; \
                          GServer ignores the names past it"
                     ),
                 ));
@@ -194,7 +186,7 @@ fn validate_rows(out: &mut Vec<Warning>, block: &NameBlock, grid: &super::Grid) 
                 F,
                 Location::path("levelnames"),
                 format!(
-                    "gmap: {y} rows of names but HEIGHT is {height}{}",
+                    "{y} rows of names but HEIGHT is {height}{}",
                     if y > height {
                         "; GServer ignores the rows past it"
                     } else {

@@ -168,5 +168,5 @@ fn problem(message: &str, path: String) -> Error {
     } else {
         Location::path(path)
     };
-    Error::malformed(F, location, format!("gmap: cannot write: {message}"))
+    Error::malformed(F, location, format!("cannot write: {message}"))
 }
