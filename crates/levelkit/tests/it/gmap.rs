@@ -38,12 +38,15 @@ fn round_trip(bytes: &[u8]) -> Gmap {
 
 /// Forms the parsers accept (GServer-v2, TilesEditor, the old GServer, generator scripts), each
 /// with the grid it means.
-fn forms() -> Vec<(
+/// A form: its description, its bytes, the grid size and the names at their places.
+type Form = (
     &'static str,
     Vec<u8>,
     (u32, u32),
     Vec<(u32, u32, &'static str)>,
-)> {
+);
+
+fn forms() -> Vec<Form> {
     let full = vec![
         (0, 0, "a.nw"),
         (1, 0, "b.nw"),
