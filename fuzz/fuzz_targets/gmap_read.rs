@@ -32,7 +32,10 @@ fuzz_target!(|data: &[u8]| {
         Ok(model) => model,
         Err(e) => panic!("written gmap does not read back: {e}"),
     };
-    assert_eq!(map, again, "model changed on the way through write and read");
+    assert_eq!(
+        map, again,
+        "model changed on the way through write and read"
+    );
     let world = World::from_gmap(&map);
     let json = match world.to_json(&mut |_| true) {
         Ok(json) => json,
