@@ -106,7 +106,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .map(|job| {
             !job.walked
                 || match sniffed.get(job.input.as_path()) {
-                    Some(Sniffed::Format(format)) => format.converts_to(targets[job.target].format),
+                    Some(Sniffed::Format(format)) => {
+                        let to = targets[job.target].format;
+                        // Only an overworld becomes a Tiled world.
+                        format.converts_to(to)
+                            && (to != levelkit::Format::TiledWorld
+                                || *format == levelkit::Format::Gmap)
+                    }
                     Some(Sniffed::Unknown) => false,
                     Some(Sniffed::Unreadable) | None => true,
                 }
@@ -539,6 +545,24 @@ fn convert_one(
     };
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+    }
+    if let (levelkit::document::Model::Gmap(g), levelkit::Format::TiledWorld) =
+        (model, target.format)
+    {
+        // An overworld becomes a world file and one map per level beside it.
+        let code = crate::world::gmap_to_world(
+            g,
+            &job.input,
+            &job.output,
+            target.tiles.clone(),
+            force,
+            notes,
+        )?;
+        if code != crate::EXIT_OK {
+            anyhow::bail!("some levels of the overworld did not convert");
+        }
+        let bytes_out = fs::metadata(&job.output).map(|m| m.len()).unwrap_or(0);
+        return Ok((*bytes_in, bytes_out));
     }
     let written = write_converted(
         model,

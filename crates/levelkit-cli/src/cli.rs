@@ -121,6 +121,11 @@ pub struct RenderArgs {
     /// folder, then its parent. An image not found keeps the NPC's marker, with a warning.
     #[arg(long, value_name = "DIR")]
     pub images: Option<PathBuf>,
+    /// Overworlds (.gmap): the longest side of the image in pixels; every level is drawn at
+    /// its place, scaled down alike to fit.
+    #[arg(long, value_name = "PIXELS", default_value_t = 4096,
+          value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_size: u32,
     /// Overwrite an existing output.
     #[arg(long, short = 'f')]
     pub force: bool,

@@ -71,11 +71,63 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "--json prints a report on stdout, where `-` would write the output; name an OUT file",
         ));
     }
+    if let Some(code) = world(args, input, output, format)? {
+        return Ok(code);
+    }
     let model = crate::images::load(input, target.format, target.palette.as_deref())?;
     if let Some(code) = crate::animation::convert(&model, format, input, output, args)? {
         return Ok(code);
     }
     convert_and_report(&model, &target, input, output, args.force, args.json)
+}
+
+/// Overworlds: a `.gmap` to a Tiled `.world` (with its levels as `.tmx`), and back; `None`
+/// for every other pair.
+fn world(
+    args: &ConvertArgs,
+    input: &Path,
+    output: &Path,
+    format: Format,
+) -> anyhow::Result<Option<u8>> {
+    let from_world = !is_stdio(input)
+        && Format::from_path_name(&input.to_string_lossy()) == Some(Format::TiledWorld);
+    if format != Format::TiledWorld && !from_world {
+        return Ok(None);
+    }
+    if is_stdio(output) {
+        return Err(usage(
+            "a world conversion writes several files; name an OUT file, not `-`",
+        ));
+    }
+    let mut notes = Vec::new();
+    let code = if from_world {
+        if format != Format::Gmap {
+            return Err(usage(format!(
+                "a Tiled world converts to gmap, not {}",
+                format.name()
+            )));
+        }
+        crate::world::world_to_gmap(input, output, args.force, &mut notes)
+    } else {
+        match files::load_model(input)? {
+            Model::Gmap(g) => crate::world::gmap_to_world(
+                &g,
+                input,
+                output,
+                args.tiles.clone(),
+                args.force,
+                &mut notes,
+            ),
+            other => Err(usage(format!(
+                "only a Graal overworld (.gmap) becomes a Tiled world, not a {} file",
+                other.format().name()
+            ))),
+        }
+    };
+    for note in &notes {
+        crate::report(note);
+    }
+    code.map(Some)
 }
 
 /// Convert `model` to `output` (or stdout), then print what the conversion noticed: one line per
@@ -147,6 +199,27 @@ pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
         anyhow::bail!(files::refuse_message(&args.output));
     }
     let model = files::load_model(&args.input)?;
+    if let Model::Gmap(g) = &model {
+        let mut notes = Vec::new();
+        let result = crate::world::render(
+            g,
+            &args.input,
+            args.tiles.as_deref(),
+            args.max_size,
+            &mut notes,
+        )
+        .and_then(|png| {
+            if is_stdio(&args.output) {
+                files::write_stdout(&png)
+            } else {
+                files::write_output(&args.output, &png, args.force)
+            }
+        });
+        for note in &notes {
+            crate::report(note);
+        }
+        return result.map(|()| EXIT_OK);
+    }
     convert_and_report(
         &model,
         &target,

@@ -28,7 +28,14 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
         };
         match model {
             Ok(model) if args.json => {
-                serde_json::to_writer(&mut out, &json_summary(&name, &model))?;
+                let mut record = json_summary(&name, &model);
+                if let Some((found, of)) = levels_found(path, &model) {
+                    record
+                        .summary
+                        .insert("level_files_found".into(), json!(found));
+                    record.summary.insert("level_files".into(), json!(of));
+                }
+                serde_json::to_writer(&mut out, &record)?;
                 writeln!(out)?;
             }
             Ok(model) => {
@@ -36,6 +43,9 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
                     writeln!(out)?;
                 }
                 out.write_all(text_summary(&name, &model).as_bytes())?;
+                if let Some((found, of)) = levels_found(path, &model) {
+                    writeln!(out, "  {:<13}{found} of {of} beside it", "level files")?;
+                }
             }
             Err(e) => {
                 status = EXIT_FAILED;
@@ -55,6 +65,14 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(status)
+}
+
+/// For a gmap read from a file: how many of its level files are beside it, of how many.
+fn levels_found(path: &std::path::Path, model: &Model) -> Option<(usize, usize)> {
+    match model {
+        Model::Gmap(g) if !files::is_stdio(path) => Some(crate::world::levels_found(g, path)),
+        _ => None,
+    }
 }
 
 /// The JSON Lines record of one file.

@@ -7,6 +7,7 @@
 //! * [`ls`], [`extract`], [`pack`]: REZ archives, through [`archive`] (memory-mapped).
 //! * [`convert`]: the single-file `convert IN OUT` and `render`; [`batch`]: `convert
 //!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
+//! * [`world`]: Graal overworlds (`.gmap`) to and from Tiled worlds, rendered whole.
 //! * [`images`]: `--palette`, and the pictures (PID, PCX, PAL) as PNG and back.
 //!
 //! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed
@@ -31,6 +32,7 @@ mod pack;
 mod tiles;
 mod tilesets;
 mod validate;
+mod world;
 
 use std::fmt;
 use std::io::{self, Write as _};

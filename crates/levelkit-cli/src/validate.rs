@@ -20,7 +20,16 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<u8> {
         let name = display_name(path);
         let (format, outcome) = match files::load(path) {
             Ok(loaded) => match loaded.model {
-                Ok(model) => (Some(model.format()), Ok(model.validate())),
+                Ok(model) => {
+                    let mut findings = model.validate();
+                    // A gmap's levels are files of their own, beside it.
+                    if let levelkit::document::Model::Gmap(g) = &model
+                        && !files::is_stdio(path)
+                    {
+                        findings.extend(crate::world::missing_levels(g, path));
+                    }
+                    (Some(model.format()), Ok(findings))
+                }
                 Err(e) => (
                     loaded.file_format,
                     Err(json!({

@@ -23,6 +23,10 @@ pub enum Format {
     Nw,
     /// Graal animation: `.gani`.
     Gani,
+    /// Graal overworld: `.gmap` (`GRMAP001`), a grid of level names.
+    Gmap,
+    /// Tiled world: `.world`, maps placed side by side (written from a `.gmap`).
+    TiledWorld,
     /// Wings 3D model: `.wings`.
     Wings,
     /// 3D GameStudio text level: `.wmp` (A4, version 510, version 710).
@@ -107,6 +111,8 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_GRAAL_LEVEL,
     ROW_NW,
     ROW_GANI,
+    ROW_GMAP,
+    ROW_TILED_WORLD,
     ROW_WINGS,
     ROW_WMP_TEXT,
     ROW_WMPB,
@@ -172,6 +178,28 @@ const ROW_GANI: FormatInfo = FormatInfo {
     writable: true,
     common: None,
     exchange: false,
+};
+
+const ROW_GMAP: FormatInfo = FormatInfo {
+    format: Format::Gmap,
+    name: "gmap",
+    description: "Graal overworld (grid of levels)",
+    extensions: &["gmap"],
+    readable: true,
+    writable: true,
+    common: None,
+    exchange: false,
+};
+
+const ROW_TILED_WORLD: FormatInfo = FormatInfo {
+    format: Format::TiledWorld,
+    name: "world",
+    description: "Tiled world (maps side by side; from and to .gmap)",
+    extensions: &["world"],
+    readable: false,
+    writable: true,
+    common: None,
+    exchange: true,
 };
 
 const ROW_WINGS: FormatInfo = FormatInfo {
@@ -413,6 +441,8 @@ impl Format {
             Format::GraalLevel => &ROW_GRAAL_LEVEL,
             Format::Nw => &ROW_NW,
             Format::Gani => &ROW_GANI,
+            Format::Gmap => &ROW_GMAP,
+            Format::TiledWorld => &ROW_TILED_WORLD,
             Format::Wings => &ROW_WINGS,
             Format::WmpText => &ROW_WMP_TEXT,
             Format::Wmpb => &ROW_WMPB,
@@ -497,6 +527,7 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"GR-V1.0", Format::GraalLevel),
     (0, b"GLEVNW01", Format::Nw),
     (0, b"GANI000", Format::Gani),
+    (0, b"GRMAP00", Format::Gmap),
     (0, b"#!WINGS-1.0\r\n\x1a\x04", Format::Wings),
     (0, b"WMPB", Format::Wmpb),
     (0, b"WMB2", Format::Wmb),

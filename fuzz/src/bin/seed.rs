@@ -47,7 +47,21 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
     }
     let graal = levelkit::formats::graal::binary::samples::graal();
     let nw_from_graal = levelkit::formats::graal::nw::from_level(&graal.to_level().0).0;
-    let others: [(&str, &str, Vec<u8>); 4] = [
+    let overworld = levelkit::formats::graal::gmap::samples::gmap("w", 3, 2, &[(1, 0)]);
+    let others: [(&str, &str, Vec<u8>); 7] = [
+        ("gmap_read", "w.gmap", overworld.write()?),
+        (
+            "gmap_read",
+            "forms.gmap",
+            b"WIDTH 2\r\nHEIGHT 1\nMAPIMG m.png\nLOADFULLMAP\n\nLEVELNAMES\n\"a, b.nw\" , c.nw,\n\
+              LEVELNAMESEND \r\nLOADATSTART\na.nw\nLOADATSTARTEND\nX y"
+                .to_vec(),
+        ),
+        (
+            "gmap_world",
+            "w.world",
+            levelkit::document::world::World::from_gmap(&overworld).to_json(&mut |_| true)?,
+        ),
         (
             "gani_read",
             "walk.gani",

@@ -15,6 +15,7 @@ pub mod image;
 pub mod models;
 mod scene;
 mod tiled;
+pub mod world;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -24,7 +25,7 @@ pub use scene::{SceneDoc, export_scene};
 pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::formats::graal::{binary as graal, gani, nw};
+use crate::formats::graal::{binary as graal, gani, gmap, nw};
 use crate::formats::{ani, mdl, pid, rez, wdb, wings, wmb, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
@@ -64,7 +65,7 @@ macro_rules! documents {
                         <$ty as Codec>::read(format, bytes, limits, resolve).map(Model::$variant)
                     } )+
                     Format::Json => Model::from_json(bytes),
-                    Format::Png | Format::Gif | Format::Unknown => Err(Error::unsupported(
+                    Format::Png | Format::Gif | Format::TiledWorld | Format::Unknown => Err(Error::unsupported(
                         format,
                         Location::default(),
                         format!("reading {} files is not implemented yet", format.name()),
@@ -120,6 +121,8 @@ documents! {
     Nw(nw::Nw) reads [Nw],
     /// A Graal animation (`.gani`).
     Gani(gani::Gani) reads [Gani],
+    /// A Graal overworld (`.gmap`).
+    Gmap(gmap::Gmap) reads [Gmap],
     /// A Wings 3D model (`.wings`).
     Wings(wings::Wings) reads [Wings],
     /// A Tiled map (`.tmx`, `.tmj`), read into the common tile map; it converts back to the

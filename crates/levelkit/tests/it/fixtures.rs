@@ -74,6 +74,12 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
     )
     .unwrap();
     // The world's textures, beside it. (A test may leak its few path strings.)
+    // The overworld's levels, beside it.
+    let (_, levels) = levelkit::formats::graal::gmap::samples::world("overworld", 2, 2, &[(1, 1)]);
+    let overworld_levels = levels.into_iter().map(|(name, level)| {
+        let path: &'static str = Box::leak(format!("samples/{name}").into_boxed_str());
+        (path, level.write().unwrap(), Expect::Nw)
+    });
     let textures = levelkit::formats::wdb::samples::WORLD_TEXTURES.map(|name| {
         let path: &'static str = Box::leak(format!("samples/{name}").into_boxed_str());
         let bytes = levelkit::formats::wdb::samples::texture_bmp(name);
@@ -138,6 +144,13 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
             Expect::Gani,
         ),
         (
+            "samples/overworld.gmap",
+            levelkit::formats::graal::gmap::samples::gmap("overworld", 2, 2, &[(1, 1)])
+                .write()
+                .unwrap(),
+            Expect::Model,
+        ),
+        (
             "samples/cube.wings",
             levelkit::formats::wings::samples::cube()
                 .unwrap()
@@ -188,6 +201,7 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
         ),
     ];
     files.extend(textures);
+    files.extend(overworld_levels);
     files
 }
 

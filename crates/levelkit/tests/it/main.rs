@@ -16,6 +16,7 @@ mod fixtures;
 mod gani;
 mod gani_render;
 mod gltf;
+mod gmap;
 mod graal;
 mod graal_images;
 mod graal_links;

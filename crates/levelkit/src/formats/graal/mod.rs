@@ -1,5 +1,6 @@
 //! The Graal Online family: binary levels (`.zelda`, `.graal`: [`binary`]), text levels (`.nw`:
-//! [`nw`]) and animations (`.gani`: [`gani`]).
+//! [`nw`]) animations (`.gani`: [`gani`]) and
+//! overworlds (`.gmap`: [`gmap`], grids of level names).
 //!
 //! Both level formats carry the same meaning, [`level::Level`]: each converts to it and back
 //! (`binary/level.rs`, `nw/level.rs`), so a `.graal` becomes a `.nw` through it. The step to the
@@ -9,6 +10,7 @@
 pub mod binary;
 pub mod dump;
 pub mod gani;
+pub mod gmap;
 pub mod level;
 pub mod nw;
 pub mod tilemap;
