@@ -33,6 +33,8 @@ pub enum Format {
     DollarM,
     /// V-Chat world: `.wdb` (`WDBV`).
     Wdb,
+    /// 3D GameStudio terrain: `.hmp` (`HMP4`, `HMP5`, `HMP7`).
+    Hmp,
     /// WAP32 sprite animation (Captain Claw, Gruntz): `.ani` (not the RIFF Windows cursor).
     Ani,
     /// WAP32 image (Captain Claw, Gruntz sprites): `.pid`.
@@ -108,6 +110,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_WMPB,
     ROW_DOLLAR_M,
     ROW_WDB,
+    ROW_HMP,
     ROW_ANI,
     ROW_PID,
     ROW_PAL,
@@ -206,6 +209,17 @@ const ROW_DOLLAR_M: FormatInfo = FormatInfo {
     name: "$$m",
     description: "3D GameStudio compiler intermediate",
     extensions: &["$$m"],
+    readable: true,
+    writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
+};
+
+const ROW_HMP: FormatInfo = FormatInfo {
+    format: Format::Hmp,
+    name: "hmp",
+    description: "3D GameStudio terrain",
+    extensions: &["hmp"],
     readable: true,
     writable: true,
     common: Some(Common::Scene),
@@ -390,6 +404,7 @@ impl Format {
             Format::Wmpb => &ROW_WMPB,
             Format::DollarM => &ROW_DOLLAR_M,
             Format::Wdb => &ROW_WDB,
+            Format::Hmp => &ROW_HMP,
             Format::Ani => &ROW_ANI,
             Format::Pid => &ROW_PID,
             Format::Pal => &ROW_PAL,
@@ -467,6 +482,9 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"#!WINGS-1.0\r\n\x1a\x04", Format::Wings),
     (0, b"WMPB", Format::Wmpb),
     (0, b"WDBV", Format::Wdb),
+    (0, b"HMP4", Format::Hmp),
+    (0, b"HMP5", Format::Hmp),
+    (0, b"HMP7", Format::Hmp),
     (0, b"\x0A\x00\x00\x00", Format::Pid),
     (0, b"\x0A\x05\x01\x08", Format::Pcx),
     (0, b"\r\nRezMgr Version 1", Format::Rez),

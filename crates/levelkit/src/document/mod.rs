@@ -24,7 +24,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, nw};
-use crate::formats::{ani, pid, rez, wdb, wings, wmp, wwd};
+use crate::formats::{ani, hmp, pid, rez, wdb, wings, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -132,6 +132,8 @@ documents! {
     Wmpb(wmp::binary::Wmpb) reads [Wmpb],
     /// A V-Chat world (`.wdb`).
     Wdb(wdb::Wdb) reads [Wdb],
+    /// A 3D GameStudio terrain (`.hmp`).
+    Hmp(hmp::Hmp) reads [Hmp],
     /// A WAP32 sprite animation (`.ani`: Claw, Gruntz).
     Ani(ani::Ani) reads [Ani],
     /// A WAP32 image (`.pid`).

@@ -19,6 +19,7 @@ mod graal;
 mod graal_links;
 mod graal_pairs;
 mod graal_tilemap;
+mod hmp;
 mod nw;
 mod obj;
 mod pid;
