@@ -61,6 +61,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                     .with_tiles(args.tiles.clone())
                     .with_game(args.game.clone())
                     .with_palette(args.palette.clone())
+                    .with_assets(args.assets.clone())
                     .with_graal_version(args.graal_version),
             );
         }

@@ -200,6 +200,11 @@ pub struct ConvertArgs {
     /// PNG.
     #[arg(long, value_name = "PATH")]
     pub palette: Option<PathBuf>,
+    /// 3D models to .glb, .gltf or .obj: a second folder to look in, after the input's own, for
+    /// the files a level or model names: a 3D GameStudio level's WADs and its texture images
+    /// (`<texture>.pcx`, `.bmp`, `.tga`, `.png`, `.jpg`), a model's texture files.
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
     /// The version of the binary Graal levels written (.graal output): Z3-V1.03, Z3-V1.04,
     /// GR-V1.00 to GR-V1.03 or GR-V1.05. By default a level keeps its own version, and a level
     /// from a .nw (which has no version) or from a Tiled map without the `graal_version`

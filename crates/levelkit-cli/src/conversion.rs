@@ -27,6 +27,8 @@ pub struct Target {
     pub game: Option<PathBuf>,
     /// Binary Graal levels only: the version to write (`--graal-version`).
     pub graal_version: Option<GraalVersion>,
+    /// 3D models: a folder searched after the input's for side files (`--assets`).
+    pub assets: Option<PathBuf>,
 }
 
 impl Target {
@@ -45,6 +47,7 @@ impl Target {
             palette: None,
             game: None,
             graal_version: None,
+            assets: None,
         })
     }
 
@@ -66,6 +69,13 @@ impl Target {
         if self.format == Format::GraalLevel {
             self.graal_version = version;
         }
+        self
+    }
+
+    /// The same target looking for side files in `assets` after the input's folder
+    /// (`--assets`).
+    pub fn with_assets(mut self, assets: Option<PathBuf>) -> Target {
+        self.assets = assets;
         self
     }
 
@@ -220,15 +230,23 @@ fn convert_scene(
     for w in &warnings {
         notes.push(w.to_string());
     }
-    if !is_stdio(input) {
-        let dir = input.parent().unwrap_or_else(|| Path::new("."));
-        let found = levelkit::document::assets::find_textures(
-            model,
-            &mut scene,
-            &mut files::resolver(Some(dir)),
-        );
+    if !is_stdio(input) || target.assets.is_some() {
+        let dir = (!is_stdio(input)).then(|| input.parent().unwrap_or_else(|| Path::new(".")));
+        let mut beside = files::resolver(dir);
+        let mut assets = files::resolver(target.assets.as_deref());
+        let found =
+            levelkit::document::assets::find_textures(model, &mut scene, &mut |name: &str| {
+                beside(name).or_else(|| assets(name))
+            });
         for w in &found.warnings {
             notes.push(w.to_string());
+        }
+        if found.from_files > 0 {
+            notes.push(format!(
+                "{} of {} materials textured from image files",
+                found.from_files,
+                scene.materials.len()
+            ));
         }
         if found.from_wads > 0 {
             notes.push(format!(

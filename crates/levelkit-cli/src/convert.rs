@@ -47,6 +47,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .with_tiles(args.tiles.clone())
         .with_game(args.game.clone())
         .with_palette(args.palette.clone())
+        .with_assets(args.assets.clone())
         .with_graal_version(args.graal_version);
     if args.graal_version.is_some() && format != Format::GraalLevel {
         return Err(usage(format!(

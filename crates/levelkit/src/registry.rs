@@ -494,6 +494,41 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"\x20\0\0\0\0\0\0\0", Format::Ani),
 ];
 
+/// The statements of an Acknex 3 level (`VERTEX`, `REGION`, `WALL`, `THING`, `ACTOR`,
+/// `PLAYER_START`, `WAY`), as `firoball/WMPio` reads and writes them (`Map.cs`, `Formatter.cs`).
+const ACKNEX3_STATEMENTS: [&str; 7] = [
+    "vertex",
+    "region",
+    "wall",
+    "thing",
+    "actor",
+    "player_start",
+    "way",
+];
+
+/// Whether `bytes` look like an Acknex 3 `.wmp`: the older 2.5D level format that shares the
+/// extension with 3D GameStudio's text levels. Its lines are `#` comments and statements such
+/// as `VERTEX 1.000 2.000 0.000;#0` or `WALL name 0 1 0 1 0.000 0.000;#3`: a keyword, values,
+/// `;`, an optional `#index` (`firoball/WMPio`). True when the first statement line (blank and
+/// `#` lines skipped, within the first 4 KB) starts with one of those keywords and has a `;`.
+pub fn is_acknex3_wmp(bytes: &[u8]) -> bool {
+    let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(head);
+    let Some(line) = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+    else {
+        return false;
+    };
+    let word = line
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    ACKNEX3_STATEMENTS.contains(&word.as_str()) && line.contains(';')
+}
+
 /// Tell a file's format from its first bytes and, when the bytes are not conclusive, its name.
 ///
 /// Magic bytes win over the extension (a GR-V1.03 level named `.zelda` is a Graal level; a `.wmp`
@@ -522,6 +557,10 @@ pub fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
             if line.starts_with("version 510") || line.starts_with("version 710") {
                 return Some(Format::WmpText);
             }
+        }
+        // An Acknex 3 level: the text reader refuses it by name.
+        if is_acknex3_wmp(bytes) {
+            return Some(Format::WmpText);
         }
     }
     if by_name.is_some() {

@@ -10,7 +10,7 @@
 //!
 //! | nibble | stored as |
 //! |---|---|
-//! | 0 | 8-bit palette indices (the palette is outside the file) |
+//! | 0, 8 | 8-bit palette indices (the palette is outside the file); 8 (with mips) is not in assimp's MDL list but is the type of the corpus WAD7's 8-bit texture, which has exactly those mip levels |
 //! | 1 | a reference to another skin (its number in the width word; HMP5/7), no data; in HMP4 a skin group, not supported |
 //! | 2, 10 | R5G6B5, u16 little-endian |
 //! | 3, 11 | A4R4G4B4, u16 little-endian |
@@ -44,7 +44,7 @@ pub fn skin_kind(kind: u32, hmp4: bool) -> Result<SkinKind, String> {
     let mips = nibble & 8 != 0;
     let pixels = |bytes| Ok(SkinKind::Pixels { bytes, mips });
     match (nibble & 7, hmp4) {
-        (0, _) if !mips => pixels(1),
+        (0, _) => pixels(1),
         (2 | 3, _) => pixels(2),
         (4, _) => pixels(3),
         (5, _) => pixels(4),
