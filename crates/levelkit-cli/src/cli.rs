@@ -231,6 +231,12 @@ pub struct ConvertArgs {
     /// PNG.
     #[arg(long, value_name = "PATH")]
     pub palette: Option<PathBuf>,
+    /// 3D models to .glb, .gltf or .obj: a second folder to look in, after the input's own, for
+    /// the files a level or model names: a 3D GameStudio level's WADs, its texture images
+    /// (`<texture>.pcx`, `.bmp`, `.tga`, `.png`, `.jpg`) and the models (.mdl, .hmp, .wmb) its
+    /// entities name; a model's texture files.
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
     /// The version of the binary Graal levels written (.graal output): Z3-V1.03, Z3-V1.04,
     /// GR-V1.00 to GR-V1.03 or GR-V1.05. By default a level keeps its own version, and a level
     /// from a .nw (which has no version) or from a Tiled map without the `graal_version`
@@ -239,10 +245,6 @@ pub struct ConvertArgs {
     /// (layers: GR-V1.05 is written instead).
     #[arg(long, value_name = "VERSION", value_parser = graal_version)]
     pub graal_version: Option<GraalVersion>,
-    /// 3D output of a level: a folder to look for the models (.mdl) its entities name, after
-    /// the level's own folder.
-    #[arg(long, value_name = "DIR")]
-    pub assets: Option<PathBuf>,
     /// Batch mode: print every warning with its file (by default they are counted by kind in
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]

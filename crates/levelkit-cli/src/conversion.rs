@@ -31,7 +31,8 @@ pub struct Target {
     /// Graal levels: where NPC images are (`--images`); `None`, the input's folder and its
     /// parent.
     pub images: Option<PathBuf>,
-    /// 3D output of levels: a second folder for the models they name (`--assets`).
+    /// 3D output: a folder searched after the input's for side files, the models a level names
+    /// and texture files (`--assets`).
     pub assets: Option<PathBuf>,
 }
 
@@ -83,7 +84,8 @@ impl Target {
         self
     }
 
-    /// The same target looking for a level's models in `assets` too (`--assets`).
+    /// The same target looking for side files in `assets` after the input's folder
+    /// (`--assets`).
     pub fn with_assets(mut self, assets: Option<PathBuf>) -> Target {
         self.assets = assets;
         self
@@ -286,13 +288,14 @@ fn convert_scene(
     for w in &warnings {
         notes.push(w.to_string());
     }
-    if !is_stdio(input) {
-        let dir = input.parent().unwrap_or_else(|| Path::new("."));
-        let mut beside = files::resolver(Some(dir));
+    if !is_stdio(input) || target.assets.is_some() {
+        let dir = (!is_stdio(input)).then(|| input.parent().unwrap_or_else(|| Path::new(".")));
+        let mut beside = files::resolver(dir);
         let mut assets = files::resolver(target.assets.as_deref());
-        let found = levelkit::document::assets::find_textures(model, &mut scene, &mut |name| {
-            beside(name).or_else(|| assets(name))
-        });
+        let found =
+            levelkit::document::assets::find_textures(model, &mut scene, &mut |name: &str| {
+                beside(name).or_else(|| assets(name))
+            });
         for w in &found.warnings {
             notes.push(w.to_string());
         }
@@ -300,6 +303,13 @@ fn convert_scene(
             notes.push(format!(
                 "{} of {} model entities placed",
                 found.models.0, found.models.1
+            ));
+        }
+        if found.from_files > 0 {
+            notes.push(format!(
+                "{} of {} materials textured from image files",
+                found.from_files,
+                scene.materials.len()
             ));
         }
         if found.from_wads > 0 {

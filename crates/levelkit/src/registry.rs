@@ -41,6 +41,8 @@ pub enum Format {
     Wdb,
     /// 3D GameStudio and Quake model: `.mdl` (`IDPO`, `MDL2`–`MDL5`, `MDL7`).
     Mdl,
+    /// 3D GameStudio terrain: `.hmp` (`HMP4`, `HMP5`, `HMP7`).
+    Hmp,
     /// WAP32 sprite animation (Captain Claw, Gruntz): `.ani` (not the RIFF Windows cursor).
     Ani,
     /// WAP32 image (Captain Claw, Gruntz sprites): `.pid`.
@@ -120,6 +122,7 @@ pub const FORMATS: &[FormatInfo] = &[
     ROW_WMB,
     ROW_WDB,
     ROW_MDL,
+    ROW_HMP,
     ROW_ANI,
     ROW_PID,
     ROW_PAL,
@@ -251,6 +254,17 @@ const ROW_WMB: FormatInfo = FormatInfo {
     name: "wmb",
     description: "3D GameStudio compiled level",
     extensions: &["wmb"],
+    readable: true,
+    writable: true,
+    common: Some(Common::Scene),
+    exchange: false,
+};
+
+const ROW_HMP: FormatInfo = FormatInfo {
+    format: Format::Hmp,
+    name: "hmp",
+    description: "3D GameStudio terrain",
+    extensions: &["hmp"],
     readable: true,
     writable: true,
     common: Some(Common::Scene),
@@ -450,6 +464,7 @@ impl Format {
             Format::Wmb => &ROW_WMB,
             Format::Wdb => &ROW_WDB,
             Format::Mdl => &ROW_MDL,
+            Format::Hmp => &ROW_HMP,
             Format::Ani => &ROW_ANI,
             Format::Pid => &ROW_PID,
             Format::Pal => &ROW_PAL,
@@ -542,6 +557,9 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     (0, b"MDL4", Format::Mdl),
     (0, b"MDL5", Format::Mdl),
     (0, b"MDL7", Format::Mdl),
+    (0, b"HMP4", Format::Hmp),
+    (0, b"HMP5", Format::Hmp),
+    (0, b"HMP7", Format::Hmp),
     (0, b"\x0A\x00\x00\x00", Format::Pid),
     (0, b"\x0A\x05\x01\x08", Format::Pcx),
     (0, b"\r\nRezMgr Version 1", Format::Rez),
@@ -550,6 +568,41 @@ const MAGIC: &[(usize, &[u8], Format)] = &[
     // ANI has no magic; its first two words are 0x20 and 0 in every known file (no text has NULs).
     (0, b"\x20\0\0\0\0\0\0\0", Format::Ani),
 ];
+
+/// The statements of an Acknex 3 level (`VERTEX`, `REGION`, `WALL`, `THING`, `ACTOR`,
+/// `PLAYER_START`, `WAY`), as `firoball/WMPio` reads and writes them (`Map.cs`, `Formatter.cs`).
+const ACKNEX3_STATEMENTS: [&str; 7] = [
+    "vertex",
+    "region",
+    "wall",
+    "thing",
+    "actor",
+    "player_start",
+    "way",
+];
+
+/// Whether `bytes` look like an Acknex 3 `.wmp`: the older 2.5D level format that shares the
+/// extension with 3D GameStudio's text levels. Its lines are `#` comments and statements such
+/// as `VERTEX 1.000 2.000 0.000;#0` or `WALL name 0 1 0 1 0.000 0.000;#3`: a keyword, values,
+/// `;`, an optional `#index` (`firoball/WMPio`). True when the first statement line (blank and
+/// `#` lines skipped, within the first 4 KB) starts with one of those keywords and has a `;`.
+pub fn is_acknex3_wmp(bytes: &[u8]) -> bool {
+    let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
+    let text = String::from_utf8_lossy(head);
+    let Some(line) = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+    else {
+        return false;
+    };
+    let word = line
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    ACKNEX3_STATEMENTS.contains(&word.as_str()) && line.contains(';')
+}
 
 /// Tell a file's format from its first bytes and, when the bytes are not conclusive, its name.
 ///
@@ -579,6 +632,10 @@ pub fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
             if line.starts_with("version 510") || line.starts_with("version 710") {
                 return Some(Format::WmpText);
             }
+        }
+        // An Acknex 3 level: the text reader refuses it by name.
+        if is_acknex3_wmp(bytes) {
+            return Some(Format::WmpText);
         }
     }
     if by_name.is_some() {

@@ -184,6 +184,17 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         .add("A/B.PID", b"pid".to_vec())?
         .add("C", Vec::new())?;
     more.push(("rez_read", "small.rez".into(), small.finish()?.write()?));
+    use levelkit::formats::hmp::{HmpVersion, samples::terrain};
+    for (v, version) in [HmpVersion::Hmp4, HmpVersion::Hmp5, HmpVersion::Hmp7]
+        .into_iter()
+        .enumerate()
+    {
+        more.push((
+            "hmp_read",
+            format!("terrain{v}.hmp"),
+            terrain(version, 5, 4).write()?,
+        ));
+    }
     for (target, file, bytes) in more {
         let dir = root.join(target);
         std::fs::create_dir_all(&dir)?;

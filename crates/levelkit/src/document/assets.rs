@@ -15,6 +15,9 @@ use crate::scene::{Scene, TextureSource};
 pub struct FoundTextures {
     /// Materials that got a texture from a WAD (3D GameStudio levels).
     pub from_wads: usize,
+    /// Materials that got a texture from an image file named after them (3D GameStudio levels:
+    /// `<name>.pcx`, `.bmp`, `.tga`, `.png`, `.jpg`).
+    pub from_files: usize,
     /// One warning per cause: a WAD that is not readable, a texture file that is missing, a
     /// model file a level names that is missing.
     pub warnings: Vec<Warning>,
@@ -42,6 +45,9 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
     found.warnings.extend(placed.warnings);
     if let Model::Wmp(level) = model {
         wad_textures(level, scene, resolve, &mut found);
+    }
+    if matches!(model, Model::Wmp(_) | Model::Wmpb(_)) {
+        found.from_files = named_texture_files(scene, resolve);
     }
     let mut missing = Vec::new();
     for (index, texture) in scene.textures.iter_mut().enumerate() {
@@ -107,6 +113,69 @@ fn wad_textures(
     if !wads.is_empty() {
         found.from_wads = wmp::attach_wad_textures(scene, &wads);
     }
+}
+
+/// The extensions a 3D GameStudio texture file may have, in the order they are tried.
+pub const TEXTURE_EXTENSIONS: [&str; 5] = ["pcx", "bmp", "tga", "png", "jpg"];
+
+/// An image file's pixels as a WAD texture: PCX through levelkit's own reader, BMP, TGA, PNG and
+/// JPEG through the `image` crate (TGA has no magic, so the extension picks its decoder).
+pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Option<wmp::wad::WadTexture> {
+    let (width, height, rgba) = if ext.eq_ignore_ascii_case("pcx") {
+        let img = crate::formats::pid::pcx::Pcx::read(bytes)
+            .ok()?
+            .to_rgba(None)
+            .ok()?;
+        (img.width, img.height, img.rgba)
+    } else {
+        let img = if ext.eq_ignore_ascii_case("tga") {
+            image::load_from_memory_with_format(bytes, image::ImageFormat::Tga).ok()?
+        } else {
+            image::load_from_memory(bytes).ok()?
+        };
+        let rgba = img.to_rgba8();
+        (rgba.width(), rgba.height(), rgba.into_raw())
+    };
+    Some(wmp::wad::WadTexture {
+        name: name.to_owned(),
+        width,
+        height,
+        rgba,
+    })
+}
+
+/// Materials of a 3D GameStudio level's scene that no WAD textured, textured from image files
+/// of their name (`brick` → `brick.pcx`, `BRICK.PCX`, … in [`TEXTURE_EXTENSIONS`] order) found
+/// with `resolve`; texture coordinates are rescaled to the image's size as for WAD textures.
+fn named_texture_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
+    let mut textures = Vec::new();
+    for material in &scene.materials {
+        let Some(name) = material.name.as_deref() else {
+            continue;
+        };
+        if material.base_color_texture.is_some() || name.is_empty() {
+            continue;
+        }
+        let found = TEXTURE_EXTENSIONS.iter().find_map(|ext| {
+            [
+                format!("{name}.{ext}"),
+                format!("{}.{ext}", name.to_ascii_lowercase()),
+                format!("{}.{}", name.to_ascii_uppercase(), ext.to_ascii_uppercase()),
+            ]
+            .iter()
+            .find_map(|file| resolve(file_name(file)))
+            .and_then(|bytes| decode_texture_file(name, ext, &bytes))
+        });
+        textures.extend(found);
+    }
+    if textures.is_empty() {
+        return 0;
+    }
+    let wad = wmp::wad::Wad {
+        textures,
+        skipped: Vec::new(),
+    };
+    wmp::attach_wad_textures(scene, &[wad])
 }
 
 /// Texture files that a glTF or OBJ names are read with `resolve`, so that a model converted to

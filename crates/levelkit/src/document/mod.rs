@@ -26,7 +26,7 @@ pub use tiled::TiledDoc;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::formats::graal::{binary as graal, gani, gmap, nw};
-use crate::formats::{ani, mdl, pid, rez, wdb, wings, wmb, wmp, wwd};
+use crate::formats::{ani, hmp, mdl, pid, rez, wdb, wings, wmb, wmp, wwd};
 use crate::limits::Limits;
 use crate::registry::{Format, sniff};
 use crate::scene::Scene;
@@ -140,6 +140,8 @@ documents! {
     Wdb(wdb::Wdb) reads [Wdb],
     /// A 3D GameStudio or Quake model (`.mdl`).
     Mdl(mdl::Mdl) reads [Mdl],
+    /// A 3D GameStudio terrain (`.hmp`).
+    Hmp(hmp::Hmp) reads [Hmp],
     /// A WAP32 sprite animation (`.ani`: Claw, Gruntz).
     Ani(ani::Ani) reads [Ani],
     /// A WAP32 image (`.pid`).

@@ -10,6 +10,7 @@
 
 pub mod ani;
 pub mod graal;
+pub mod hmp;
 pub mod mdl;
 pub mod pid;
 pub mod rez;

@@ -107,6 +107,11 @@ pub struct Face {
     pub texture_vectors: Option<[[f64; 4]; 2]>,
     /// x offset, y offset, rotation (degrees), x scale, y scale, where the source has them.
     pub texture_transform: Option<[f64; 5]>,
+    /// Per-corner texture coordinates `(u, v)`, in the order of `indices`, where the source
+    /// has them (`$$M` faces of imported meshes: `[ u v … ]`); the scene uses them instead of
+    /// the texture vectors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uvs: Option<Vec<[f64; 2]>>,
     /// Surface flags as written.
     pub flags: String,
     /// Ambient.

@@ -187,7 +187,17 @@ pub fn attach_wad_textures(scene: &mut crate::scene::Scene, wads: &[wad::Wad]) -
         }
     }
     for mesh in &mut scene.meshes {
-        for face in &mut mesh.faces {
+        // Faces with explicit coordinates (WED's `[ u v … ]`) keep them.
+        let explicit: Vec<u64> = match mesh.extras.get(scene::EXPLICIT_UV_FACES) {
+            Some(serde_json::Value::Array(faces)) => {
+                faces.iter().filter_map(serde_json::Value::as_u64).collect()
+            }
+            _ => Vec::new(),
+        };
+        for (f, face) in mesh.faces.iter_mut().enumerate() {
+            if explicit.binary_search(&(f as u64)).is_ok() {
+                continue;
+            }
             let Some(Some((w, h))) = face.material.and_then(|m| sizes.get(m)).copied() else {
                 continue;
             };

@@ -45,6 +45,7 @@ pub fn box_block(min: [f64; 3], max: [f64; 3], texture: &str) -> Block {
                 ambient: 0.0,
                 albedo: 50.0,
                 material: "ndef".into(),
+                uvs: None,
             })
             .collect(),
         flags: "0000".into(),

@@ -29,6 +29,10 @@ use crate::error::Warning;
 use crate::registry::Format;
 use crate::scene::{Corner, Extras, Light, LightKind, Material, Mesh, Node, Polyline, Scene};
 
+/// The mesh `extras` key listing the faces whose texture coordinates came from the file
+/// (WED's `[ u v … ]`), which [`super::attach_wad_textures`] leaves unscaled.
+pub const EXPLICIT_UV_FACES: &str = "explicit_uv_faces";
+
 /// Texels per texture side assumed for texture coordinates when the texture itself is not
 /// available.
 pub const DEFAULT_TEXTURE_SIZE: f64 = 64.0;
@@ -58,6 +62,7 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
             ..Mesh::default()
         };
         let mut face_extras = Vec::with_capacity(block.faces.len());
+        let mut explicit_faces: Vec<usize> = Vec::new();
         for (f, face) in block.faces.iter().enumerate() {
             face_extras.push(json!({
                 "texture": face.texture,
@@ -67,6 +72,7 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
                 "material": face.material,
                 "texture_vectors": face.texture_vectors,
                 "texture_transform": face.texture_transform,
+                "uvs": face.uvs,
             }));
             if face.indices.len() < 3
                 || face
@@ -90,21 +96,34 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
             });
             let next = materials.len();
             let material = *materials.entry(face.texture.clone()).or_insert(next);
+            // Explicit per-corner coordinates (WED's `[ u v … ]`) are already in texture units:
+            // they win over the texture vectors and are not rescaled to the texture's size.
+            let explicit = face
+                .uvs
+                .as_ref()
+                .filter(|uvs| uvs.len() == face.indices.len());
             let corners = face
                 .indices
                 .iter()
+                .enumerate()
                 .rev()
-                .map(|&i| Corner {
+                .map(|(k, &i)| Corner {
                     position: i,
                     normal: None,
-                    uv: vectors.map(|t| {
-                        let p = block.vertices.get(i as usize).copied().unwrap_or_default();
-                        let [u, v] = texel(&t, p);
-                        [u / DEFAULT_TEXTURE_SIZE, v / DEFAULT_TEXTURE_SIZE]
-                    }),
+                    uv: match explicit {
+                        Some(uvs) => uvs.get(k).copied(),
+                        None => vectors.map(|t| {
+                            let p = block.vertices.get(i as usize).copied().unwrap_or_default();
+                            let [u, v] = texel(&t, p);
+                            [u / DEFAULT_TEXTURE_SIZE, v / DEFAULT_TEXTURE_SIZE]
+                        }),
+                    },
                     color: None,
                 })
                 .collect();
+            if explicit.is_some() {
+                explicit_faces.push(mesh.faces.len());
+            }
             mesh.faces.push(crate::scene::Face {
                 corners,
                 material: Some(material),
@@ -112,6 +131,10 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
         }
         mesh.extras
             .insert("faces".into(), Value::Array(face_extras));
+        if !explicit_faces.is_empty() {
+            mesh.extras
+                .insert(EXPLICIT_UV_FACES.into(), json!(explicit_faces));
+        }
         let mesh_index = scene.meshes.len();
         scene.meshes.push(mesh);
         let mut extras = Extras::new();

@@ -16,10 +16,28 @@
 //! ([`super::attach_wad_textures`], which also rescales the texture coordinates to the real
 //! texture size).
 //!
-//! This is inferred: no Gamestudio WAD is in the shared corpus, and later Gamestudio versions
-//! store true-colour textures in entry types of their own, whose layout is not published. Those
-//! entries (and compressed ones) are listed by name and left unread; the level's materials then
-//! keep their name without an image, as when no WAD is found.
+//! **WAD7**, Gamestudio's own WAD (A6 on; `gamestudio/wad/Texturset.wad` in the corpus), keeps
+//! WAD2's header and directory with the magic `WAD7`. Its entries, read from that file and
+//! from the texture list of `ikskuh/libgamestudio`'s WMB7 reader (`src/wmb.zig`, the same
+//! entry inside a compiled level):
+//!
+//! * type `0x40`: a 768-byte RGB palette (named `P` in the corpus file); it colours the WAD's
+//!   8-bit textures when the level gives no palette;
+//! * any other type: a texture: 16-byte name, u32 width and height, a u32 **pixel type**
+//!   (the low three bits 0 = 8-bit indices, 2 = R5G6B5, 4 = B8G8R8, 5 = B8G8R8A8, 6 = DDS of
+//!   `width` bytes; bit 3 = three mip levels follow), three u32 mip offsets, then the pixels at
+//!   offset 40. These are the skin types of MDL and HMP, decoded by the same code
+//!   ([`crate::formats::hmp::skin`]). The directory's type byte repeats the pixel type in the
+//!   corpus file (8 for 8-bit with mips, 10 for R5G6B5 with mips), and its padding word is
+//!   0xFFFF where WAD2 has 0.
+//!
+//! [`WadFile`] keeps a WAD of any of the three kinds byte for byte (header, directory words,
+//! every entry's bytes, and any bytes no entry covers), for `read_file` / `WadFile::write`
+//! round trips; [`read`] decodes the textures for levels.
+//!
+//! WAD2 is inferred from Quake (no Gamestudio WAD2 is in the corpus). Compressed entries and
+//! DDS textures are listed by name in [`Wad::skipped`] and left unread; the level's materials
+//! then keep their name without an image, as when no WAD is found.
 
 use crate::error::{Error, Location, Result};
 use crate::io::ByteReader;
@@ -70,13 +88,14 @@ fn bad(offset: usize, message: impl Into<String>) -> Error {
 pub fn read(bytes: &[u8], palette: Option<&[u8]>) -> Result<Wad> {
     let mut r = ByteReader::new(Format::WmpText, bytes);
     let magic = r.bytes(4, "WAD magic")?;
-    let wad3 = match magic {
-        b"WAD2" => false,
-        b"WAD3" => true,
+    let (wad3, wad7) = match magic {
+        b"WAD2" => (false, false),
+        b"WAD3" => (true, false),
+        b"WAD7" => (false, true),
         _ => {
             return Err(bad(
                 0,
-                "not a WAD: the file does not start with WAD2 or WAD3",
+                "not a WAD: the file does not start with WAD2, WAD3 or WAD7",
             ));
         }
     };
@@ -93,6 +112,27 @@ pub fn read(bytes: &[u8], palette: Option<&[u8]>) -> Result<Wad> {
         })?;
     let mut wad = Wad::default();
     let directory = bytes.get(dir..dir + dir_len).unwrap_or_default();
+    // WAD7: the WAD's own palette entry colours its 8-bit textures before the level's.
+    let own_palette = if wad7 {
+        directory
+            .chunks_exact(32)
+            .filter(|e| e.get(12) == Some(&WAD7_PALETTE))
+            .find_map(|e| {
+                let word = |k: usize| {
+                    e.get(k..k + 4)
+                        .and_then(|b| b.try_into().ok())
+                        .map(u32::from_le_bytes)
+                        .unwrap_or(0) as usize
+                };
+                let start = word(0);
+                bytes.get(start..start.checked_add(768)?)
+            })
+    } else {
+        None
+    };
+    let palette = own_palette.or(palette);
+    // Entries may point at the same bytes; decoding is bounded by the file's size all the same.
+    let mut total = 0usize;
     for (i, entry) in directory.chunks_exact(32).enumerate() {
         let at = dir + i * 32;
         let word = |k: usize| {
@@ -103,9 +143,31 @@ pub fn read(bytes: &[u8], palette: Option<&[u8]>) -> Result<Wad> {
                 .unwrap_or(0) as usize
         };
         let (offset, disk_size) = (word(0), word(4));
+        total = total.saturating_add(disk_size);
+        if total > bytes.len() {
+            return Err(bad(
+                at,
+                "the entries claim more bytes than the file has (overlapping entries)",
+            ));
+        }
         let kind = entry.get(12).copied().unwrap_or(0);
         let compressed = entry.get(13).copied().unwrap_or(0) != 0;
         let name = c_name(entry.get(16..32).unwrap_or_default());
+        if wad7 {
+            if kind == WAD7_PALETTE || compressed {
+                wad.skipped.push((name, kind));
+                continue;
+            }
+            let data = offset
+                .checked_add(disk_size)
+                .and_then(|end| bytes.get(offset..end))
+                .ok_or_else(|| bad(at, format!("entry {name:?} runs past the end of the file")))?;
+            match wad7_texture(data, offset, palette)? {
+                Some(t) => wad.textures.push(t),
+                None => wad.skipped.push((name, kind)),
+            }
+            continue;
+        }
         let is_miptex = kind == if wad3 { 0x43 } else { 0x44 };
         if !is_miptex || compressed {
             wad.skipped.push((name, kind));
@@ -118,6 +180,50 @@ pub fn read(bytes: &[u8], palette: Option<&[u8]>) -> Result<Wad> {
         wad.textures.push(miptex(data, offset, wad3, palette)?);
     }
     Ok(wad)
+}
+
+/// The WAD7 directory type of the palette entry.
+pub const WAD7_PALETTE: u8 = 0x40;
+
+/// A WAD7 texture entry (see the module docs); `None` for a type levelkit does not decode
+/// (DDS), which the caller lists as skipped.
+fn wad7_texture(data: &[u8], base: usize, palette: Option<&[u8]>) -> Result<Option<WadTexture>> {
+    use crate::formats::hmp::skin::{self, SkinKind};
+    let word = |k: usize| {
+        data.get(k..k + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_le_bytes)
+    };
+    let name = c_name(data.get(..16).unwrap_or_default());
+    let (Some(width), Some(height), Some(kind)) = (word(16), word(20), word(24)) else {
+        return Err(bad(base, format!("texture {name:?}: header cut short")));
+    };
+    let Ok(parsed @ SkinKind::Pixels { bytes, mips }) = skin::skin_kind(kind, false) else {
+        return Ok(None);
+    };
+    let need = skin::pixel_bytes(width, height, bytes, mips).unwrap_or(u64::MAX);
+    let pixels = data.get(40..).unwrap_or_default();
+    if (pixels.len() as u64) < need {
+        return Err(bad(
+            base,
+            format!(
+                "texture {name:?}: {width}×{height} of pixel type {kind} is larger than its entry"
+            ),
+        ));
+    }
+    let rgba =
+        skin::decode_rgba(parsed, width, height, pixels, palette, kind).ok_or_else(|| {
+            bad(
+                base,
+                format!("texture {name:?}: pixels could not be decoded"),
+            )
+        })?;
+    Ok(Some(WadTexture {
+        name,
+        width,
+        height,
+        rgba,
+    }))
 }
 
 fn c_name(raw: &[u8]) -> String {
@@ -217,6 +323,231 @@ pub fn write_wad2(textures: &[(&str, u32, u32, &[u8])]) -> Vec<u8> {
         out.extend_from_slice(&raw_name);
     }
     out
+}
+
+/// One directory entry of a WAD with its bytes, every field as stored.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WadEntry {
+    /// Where the entry's bytes start in the file.
+    pub offset: u32,
+    /// Bytes on disk (the length of [`WadEntry::data`]).
+    pub disk_size: u32,
+    /// Bytes in memory (equal to `disk_size` when not compressed).
+    pub size: u32,
+    /// Entry type (WAD2 `0x44` miptex; WAD7 `0x40` palette or the pixel type).
+    pub kind: u8,
+    /// Compression (0: none).
+    pub compression: u8,
+    /// The padding word (0 in WAD2, 0xFFFF in the WAD7 corpus file).
+    pub pad: u16,
+    /// The 16-byte NUL-padded name, as stored.
+    pub name: [u8; 16],
+    /// The entry's bytes.
+    pub data: Vec<u8>,
+}
+
+/// A WAD file kept byte for byte: header, directory and entries, and the bytes no entry
+/// covers ([`WadFile::gaps`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WadFile {
+    /// `WAD2`, `WAD3` or `WAD7`.
+    pub magic: [u8; 4],
+    /// Where the directory starts.
+    pub dir_offset: u32,
+    /// The directory, in file order.
+    pub entries: Vec<WadEntry>,
+    /// Bytes outside the header, the directory and every entry: `(offset, bytes)`, in order.
+    pub gaps: Vec<(u32, Vec<u8>)>,
+}
+
+/// Read any WAD (WAD2, WAD3, WAD7) into a [`WadFile`]. Every entry must lie inside the file;
+/// the directory is checked against the file size before anything is allocated.
+pub fn read_file(bytes: &[u8]) -> Result<WadFile> {
+    let mut r = ByteReader::new(Format::WmpText, bytes);
+    let magic = r.array::<4>("WAD magic")?;
+    if !matches!(&magic, b"WAD2" | b"WAD3" | b"WAD7") {
+        return Err(bad(
+            0,
+            "not a WAD: the file does not start with WAD2, WAD3 or WAD7",
+        ));
+    }
+    let count = r.u32_le("entry count")?;
+    let dir_offset = r.u32_le("directory offset")?;
+    r.seek(dir_offset as usize, "WAD directory")?;
+    r.ensure(u64::from(count), 32, "WAD directory")?;
+    let mut entries = Vec::with_capacity(count as usize);
+    let mut covered = vec![
+        (0usize, 12usize),
+        (
+            dir_offset as usize,
+            r.pos().saturating_add(count as usize * 32),
+        ),
+    ];
+    let mut total = 0usize;
+    for i in 0..count {
+        let at = r.offset();
+        let offset = r.u32_le("entry offset")?;
+        let disk_size = r.u32_le("entry size on disk")?;
+        let size = r.u32_le("entry size")?;
+        let kind = r.u8("entry type")?;
+        let compression = r.u8("entry compression")?;
+        let pad = r.u16_le("entry padding")?;
+        let name = r.array::<16>("entry name")?;
+        let start = offset as usize;
+        let data = start
+            .checked_add(disk_size as usize)
+            .and_then(|end| bytes.get(start..end))
+            .ok_or_else(|| {
+                bad(
+                    at as usize,
+                    format!("entry {i} ({}) at {offset} of {disk_size} bytes runs past the end of the file", c_name(&name)),
+                )
+            })?;
+        total = total.saturating_add(data.len());
+        if total > bytes.len() {
+            return Err(bad(
+                at as usize,
+                "the entries claim more bytes than the file has (overlapping entries are not kept)",
+            ));
+        }
+        covered.push((start, start.saturating_add(data.len())));
+        entries.push(WadEntry {
+            offset,
+            disk_size,
+            size,
+            kind,
+            compression,
+            pad,
+            name,
+            data: data.to_vec(),
+        });
+    }
+    covered.sort_unstable();
+    let mut gaps = Vec::new();
+    let mut pos = 0usize;
+    for (start, end) in covered.into_iter().chain([(bytes.len(), bytes.len())]) {
+        if start > pos {
+            gaps.push((
+                pos as u32,
+                bytes.get(pos..start).unwrap_or_default().to_vec(),
+            ));
+        }
+        pos = pos.max(end);
+    }
+    Ok(WadFile {
+        magic,
+        dir_offset,
+        entries,
+        gaps,
+    })
+}
+
+impl WadFile {
+    /// The file's bytes: every piece at its offset. Refuses entries whose `disk_size` is not the
+    /// length of their bytes, and sizes beyond 4 GB.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut end = (self.dir_offset as usize)
+            .saturating_add(self.entries.len() * 32)
+            .max(12);
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.data.len() != e.disk_size as usize {
+                return Err(Error::malformed(
+                    Format::WmpText,
+                    Location::path(format!("entries/{i}")),
+                    format!(
+                        "entry has {} bytes, its size says {}",
+                        e.data.len(),
+                        e.disk_size
+                    ),
+                ));
+            }
+            end = end.max((e.offset as usize).saturating_add(e.data.len()));
+        }
+        for (at, g) in &self.gaps {
+            end = end.max((*at as usize).saturating_add(g.len()));
+        }
+        let mut out = vec![0u8; end];
+        let mut put = |at: usize, b: &[u8]| {
+            if let Some(slot) = out.get_mut(at..at.saturating_add(b.len())) {
+                slot.copy_from_slice(b);
+            }
+        };
+        for (at, g) in &self.gaps {
+            put(*at as usize, g);
+        }
+        for e in &self.entries {
+            put(e.offset as usize, &e.data);
+        }
+        let mut head = self.magic.to_vec();
+        head.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
+        head.extend_from_slice(&self.dir_offset.to_le_bytes());
+        put(0, &head);
+        let mut dir = Vec::with_capacity(self.entries.len() * 32);
+        for e in &self.entries {
+            dir.extend_from_slice(&e.offset.to_le_bytes());
+            dir.extend_from_slice(&e.disk_size.to_le_bytes());
+            dir.extend_from_slice(&e.size.to_le_bytes());
+            dir.extend_from_slice(&[e.kind, e.compression]);
+            dir.extend_from_slice(&e.pad.to_le_bytes());
+            dir.extend_from_slice(&e.name);
+        }
+        put(self.dir_offset as usize, &dir);
+        Ok(out)
+    }
+
+    /// Findings: entries that overlap each other or the directory, compressed entries (not
+    /// decoded), and for WAD7 texture entries whose pixels do not fit.
+    pub fn validate(&self) -> Vec<crate::error::Warning> {
+        use crate::error::Warning;
+        let mut out = Vec::new();
+        let mut spans: Vec<(u64, u64, usize)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                (
+                    u64::from(e.offset),
+                    u64::from(e.offset) + e.data.len() as u64,
+                    i,
+                )
+            })
+            .collect();
+        spans.sort_unstable();
+        for pair in spans.windows(2) {
+            if let [(_, end, a), (start, _, b)] = *pair
+                && start < end
+            {
+                out.push(Warning::warning(
+                    Format::WmpText,
+                    Location::path(format!("entries/{b}")),
+                    format!("entry {b} overlaps entry {a}"),
+                ));
+            }
+        }
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.compression != 0 {
+                out.push(Warning::warning(
+                    Format::WmpText,
+                    Location::path(format!("entries/{i}")),
+                    format!(
+                        "entry {} is compressed ({}); not decoded",
+                        c_name(&e.name),
+                        e.compression
+                    ),
+                ));
+            }
+        }
+        if &self.magic == b"WAD7"
+            && let Err(e) = read(&self.write().unwrap_or_default(), None)
+        {
+            out.push(Warning::error(
+                Format::WmpText,
+                Location::default(),
+                e.to_string(),
+            ));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

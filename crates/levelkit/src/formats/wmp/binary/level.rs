@@ -170,6 +170,7 @@ impl Conv {
                 ambient: f64::from(tex.map_or(0, |t| t.ambient)),
                 albedo: f64::from(tex.map_or(50.0, |t| t.albedo)),
                 material: "ndef".to_owned(),
+                uvs: None,
             });
         }
         self.push_block(

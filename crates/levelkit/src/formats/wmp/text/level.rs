@@ -54,6 +54,16 @@ fn face_to_level(f: &Face) -> level::Face {
         indices: f.indices.clone(),
         texture: f.texture.clone(),
         texture_vectors: f.vectors.as_ref().map(|[a, b]| [values4(a), values4(b)]),
+        uvs: f.uvs.as_ref().map(|uvs| {
+            uvs.chunks(2)
+                .map(|c| {
+                    [
+                        c.first().map_or(0.0, Num::value),
+                        c.get(1).map_or(0.0, Num::value),
+                    ]
+                })
+                .collect()
+        }),
         texture_transform: f.transform.as_ref().map(|t| {
             [
                 t[0].value(),
@@ -666,6 +676,11 @@ impl Builder<'_> {
             });
             out.faces.push(Face {
                 indices: f.indices.clone(),
+                uvs: f.uvs.as_ref().map(|uvs| {
+                    uvs.iter()
+                        .flat_map(|[u, v]| [Num::new(*u), Num::new(*v)])
+                        .collect()
+                }),
                 texture,
                 vectors: Some([num4(vectors[0]), num4(vectors[1])]),
                 transform,

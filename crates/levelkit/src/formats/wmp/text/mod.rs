@@ -16,7 +16,22 @@
 //! | [`Dialect::DollarM`] | `version 711` | same, world coordinates, nested in the level record | vectors, no offsets |
 //!
 //! Detection (notes §1): the first token after the comment lines is `version` with 711
-//! (`$$M`), 510 or 710, or `blocks` (A4). WMPB (`WMPB` magic) is [`super::binary`]'s.
+//! (`$$M`), 510 or 710, or `blocks` (A4). WMPB (`WMPB` magic) is [`super::binary`]'s. An
+//! Acknex 3 `.wmp` (the older 2.5D level: `VERTEX`, `REGION`, `WALL` … lines ending in `;`,
+//! `firoball/WMPio`; [`crate::registry::is_acknex3_wmp`]) is refused as
+//! [`crate::ErrorKind::Unsupported`] with a message naming "Acknex 3 WMP".
+//!
+//! **Per-corner texture coordinates.** WED (wmpio 1.30, `version 711`) writes faces of imported
+//! meshes with `[ u1 v1 u2 v2 … ]` between the texture name and the texture vectors
+//! (`3  0 13 14 : 20___Default [ -0.1641 0.6953 … ] ( 0.72 0 -2.0 0 ) …`, issue 17): one `u v`
+//! pair per corner, in texture units. They are read into [`Face::uvs`] (at most two numbers per
+//! corner; the brackets must stand apart as WED writes them), written back byte for byte,
+//! carried into [`super::Face::uvs`] and used as the scene's corner coordinates (not rescaled
+//! by a WAD texture's size). No corpus file has them (the fixture in `tests/it/wmp_issue17.rs`
+//! is our sample with WED's form inserted). The v710 `.wmp` text grammar has the same place
+//! for them and levelkit reads and writes them there too, but no v710 file with them is known:
+//! WED's own v710 writer is not shown to produce them (whether WMPB carries them was not
+//! checked).
 //!
 //! Text records: `block`, `level`, `start`, `light`, `sound`, `model`, `path` and `object`
 //! (groups) with every field per dialect ([`Record`]); any other `keyword [K] { … }` is kept as

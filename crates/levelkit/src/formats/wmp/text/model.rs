@@ -527,6 +527,11 @@ pub struct Face {
     pub plane: Option<[Vec3; 3]>,
     /// Texture name (`#default`, `*water3`, cut to 15 characters in `$$M`).
     pub texture: String,
+    /// Per-corner texture coordinates `[ u1 v1 u2 v2 … ]`, written by WED (wmpio 1.30) between
+    /// the texture name and the texture vectors on faces of imported meshes (`$$M`; read in
+    /// v710 text too). One `u v` pair per vertex index, in the same order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uvs: Option<Vec<Num>>,
     /// Texture vectors `t1`, `t2` (v710 and `$$M`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vectors: Option<[[Num; 4]; 2]>,

@@ -39,6 +39,14 @@ pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<WmpText> {
             "this is a binary WMPB level (magic WMPB), not a text level",
         ));
     }
+    if crate::registry::is_acknex3_wmp(bytes) {
+        return Err(Error::unsupported(
+            Format::WmpText,
+            Location::at(0),
+            "this is an Acknex 3 WMP (the 2.5D level of Acknex 3: VERTEX, REGION, WALL … lines), \
+             not a 3D GameStudio text level; levelkit does not read Acknex 3 levels",
+        ));
+    }
     let line_ending = match bytes.iter().position(|&b| b == b'\n') {
         Some(i) if i.checked_sub(1).and_then(|c| bytes.get(c)) == Some(&b'\r') => LineEnding::CrLf,
         _ => LineEnding::Lf,
@@ -576,6 +584,25 @@ fn read_face(p: &mut Parser<'_>) -> Result<Face> {
     }
     p.colon("':' after the face's vertex indices")?;
     f.texture = p.word("the texture name")?;
+    if matches!(p.dialect, Dialect::V710 | Dialect::DollarM) && p.is_word("[")? {
+        p.bump()?;
+        let mut uvs = Vec::new();
+        while !p.is_word("]")? {
+            if uvs.len() >= f.indices.len().saturating_mul(2) {
+                let t = p.peek()?;
+                return Err(p.fail(
+                    &t,
+                    format_args!(
+                        "']' after the {} texture coordinates of the face's corners",
+                        uvs.len()
+                    ),
+                ));
+            }
+            uvs.push(p.num("a texture coordinate in '[ u v … ]'")?);
+        }
+        p.bump()?;
+        f.uvs = Some(uvs);
+    }
     if matches!(p.dialect, Dialect::V710 | Dialect::DollarM) {
         let mut vectors: [[Num; 4]; 2] = Default::default();
         for v in &mut vectors {

@@ -762,6 +762,23 @@ fn face_pieces<'m>(u: &mut Unit<'m>, f: &'m Face, ctx: Ctx, tabs: u8) -> Result<
         u.fixed(Canon::Lit(" "), ":");
     }
     u.word(Canon::Lit(" "), &f.texture);
+    if let Some(uvs) = &f.uvs {
+        if !matches!(d, Dialect::V710 | Dialect::DollarM) {
+            return Err(format!("a {d} face has no '[ u v … ]' texture coordinates"));
+        }
+        if uvs.len() > f.indices.len().saturating_mul(2) {
+            return Err(format!(
+                "{} texture coordinates for {} corners",
+                uvs.len(),
+                f.indices.len()
+            ));
+        }
+        u.fixed(Canon::Lit(" "), "[");
+        for n in uvs {
+            u.num(Canon::Lit(" "), n);
+        }
+        u.fixed(Canon::Lit(" "), "]");
+    }
     if let Some(vectors) = &f.vectors {
         for v in vectors {
             u.fixed(Canon::Lit(" "), "(");
