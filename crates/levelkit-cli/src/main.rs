@@ -8,6 +8,7 @@
 //! * [`convert`]: the single-file `convert IN OUT` and `render`; [`batch`]: `convert
 //!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
 //! * [`images`]: `--palette`, and the pictures (PID, PCX, PAL) as PNG and back.
+//! * [`view`]: `levelkit view`, the browser viewer served on localhost.
 //!
 //! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed
 //! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
@@ -29,6 +30,7 @@ mod ls;
 mod pack;
 mod tiles;
 mod validate;
+mod view;
 
 use std::fmt;
 use std::io::{self, Write as _};
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Ls(args) => ls::run(&args),
         Command::Extract(args) => extract::run(&args),
         Command::Pack(args) => pack::run(&args),
+        Command::View(args) => view::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
