@@ -131,16 +131,16 @@ async function metrics() {
 const figures = [];
 const mb = (n) => (n / 1048576).toFixed(1);
 
-async function viewFile(file, label, { expectOk = true } = {}) {
+async function viewFile(file, label, { expect = 'ok' } = {}) {
   await fresh();
   const status = await open([file]);
   const name = path.basename(file);
   const shot = path.join(out, `${label.replace(/[^A-Za-z0-9._-]+/g, '_')}.png`);
   await page.locator('#stage').screenshot({ path: shot });
-  if (!expectOk) {
+  if (expect === 'error' || (expect === 'any' && status.startsWith('error'))) {
     const shown = await page.evaluate(() => !document.getElementById('error').hidden &&
       document.getElementById('error').textContent.length > 0);
-    check(status.startsWith('error') && shown, `${label}: a hostile file should show an error (status: ${status})`);
+    check(status.startsWith('error') && shown, `${label}: should show an error (status: ${status})`);
     check(await page.evaluate(() => 1 + 1) === 2, `${label}: the page stopped answering`);
     figures.push({ label, status: status.slice(0, 90) });
     return null;
@@ -207,6 +207,25 @@ for (const s of samples) {
   check(problems.length === 0, `samples/${s} downloads: ${problems.join('; ')}`);
 }
 
+// ---- `levelkit view FILE`: the page opens the file the command names ------------------------
+{
+  const named = path.join(root, 'samples', 'island.graal');
+  const second = spawn(bin, ['view', '--no-open', '--site', site, named], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const fileUrl = await new Promise((resolve, reject) => {
+    let text = '';
+    second.stdout.on('data', (d) => { text += d; const m = text.match(/(http:\/\/127\.0\.0\.1:\d+\/\S*)/); if (m) resolve(m[1]); });
+    setTimeout(() => reject(new Error('levelkit view FILE printed no URL')), 10000);
+  });
+  problems.length = 0;
+  await page.goto(fileUrl);
+  await page.waitForFunction(() => /^(ok|error)/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+  const status = await page.textContent('#status');
+  const active = await page.textContent('#list li.active').catch(() => '');
+  check(status.startsWith('ok') && active === 'island.graal', `levelkit view samples/island.graal: ${status}, opened ${active}`);
+  if (status.startsWith('ok')) console.log(`levelkit view samples/island.graal: the page opened it (${status})`);
+  second.kill();
+}
+
 // ---- hostile inputs: truncated and mangled samples ------------------------------------------
 for (const s of samples.filter((f) => /\.(wwd|graal|wings|wdb|wmp|gani|nw)$/.test(f))) {
   const bytes = fs.readFileSync(path.join(root, 'samples', s));
@@ -243,10 +262,16 @@ if (corpus && fs.existsSync(corpus)) {
     const best = byType.get(ext);
     if (!best || fs.statSync(f).size > fs.statSync(best).size) byType.set(ext, f);
   }
-  // levelkit reads these types; the others (newer formats) must show an error, not a blank page.
-  const readable = new Set(['.wwd', '.graal', '.nw', '.gani', '.wings', '.wmp', '.$$m', '.pid', '.pcx', '.png']);
+  // levelkit reads these types; the others (images, formats being added) must show a picture
+  // or an error, never a blank or frozen page.
+  const readable = new Set(['.wwd', '.graal', '.nw', '.gani', '.wings', '.wmp', '.$$m', '.pid', '.pcx']);
   for (const [ext, f] of [...byType].sort()) {
-    await viewFile(f, 'corpus/' + path.relative(corpus, f), { expectOk: readable.has(ext) });
+    await viewFile(f, 'corpus/' + path.relative(corpus, f), { expect: readable.has(ext) ? 'ok' : 'any' });
+  }
+  // The 640 KB uncompressed Claw level, if the largest .wwd was another.
+  const claw = all.find((f) => /RETAIL01_nocompress/i.test(f));
+  if (claw && !figures.some((f) => f.label.endsWith(path.basename(claw)))) {
+    await viewFile(claw, 'corpus/' + path.relative(corpus, claw));
   }
   for (const f of all.filter((f) => /(^|\/)bad\/|badsig/i.test(path.relative(corpus, f)))) {
     await fresh();

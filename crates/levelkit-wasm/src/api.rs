@@ -334,3 +334,105 @@ fn user_atlas(ws: &Workspace, ts: &Tileset, notes: &mut Vec<String>) -> Option<I
         columns: width / ts.tile_width,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn samples() -> Vec<(String, Vec<u8>)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+        let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x != "bmp"))
+            .filter_map(|e| {
+                Some((
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).ok()?,
+                ))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_sample_opens_and_converts_to_every_target_it_offers() {
+        let all = samples();
+        assert!(all.len() >= 10, "samples/ not found");
+        for (name, bytes) in &all {
+            let mut ws = Workspace::new();
+            ws.add(name, bytes.clone());
+            let doc = ws
+                .open(name)
+                .unwrap_or_else(|e| panic!("{name}: {}", error_json(&e)));
+            let info: Value = serde_json::from_str(&doc.info()).unwrap_or_default();
+            assert!(info["text"].as_str().is_some_and(|t| t.starts_with(name.as_str())));
+            let targets = doc.targets();
+            assert!(targets.contains(&"json"), "{name}: {targets:?}");
+            for target in targets {
+                let result = doc.convert(&ws, target);
+                assert!(
+                    result.as_ref().is_ok_and(|(c, _)| !c.main.is_empty()),
+                    "{name} -> {target}: {:?}",
+                    result.err().map(|e| error_json(&e))
+                );
+            }
+            // The JSON is the lossless document `levelkit dump --json` prints.
+            let (json, _) = doc.convert(&ws, "json").unwrap_or_default();
+            assert_eq!(
+                json.main,
+                convert::json_document(doc.model()).unwrap_or_default()
+            );
+            if info["kind"] == "map" {
+                let map: Value = serde_json::from_str(&doc.map()).unwrap_or_default();
+                assert!(map["map"]["layers"].is_array(), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn truncated_samples_are_errors_with_a_location() {
+        for (name, bytes) in samples() {
+            for cut in [0, 1, 7, bytes.len() / 2] {
+                let mut ws = Workspace::new();
+                let prefix = bytes.get(..cut).unwrap_or_default().to_vec();
+                ws.add(&name, prefix);
+                if let Err(e) = ws.open(&name) {
+                    let v: Value = serde_json::from_str(&error_json(&e)).unwrap_or_default();
+                    assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()));
+                    assert!(v.get("location").is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_dropped_atlas_named_after_the_image_set_draws_the_map() {
+        let Some((name, bytes)) = samples().into_iter().find(|(n, _)| n.ends_with(".graal")) else {
+            return;
+        };
+        let mut ws = Workspace::new();
+        ws.add(&name, bytes);
+        let doc = ws.open(&name).unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        let Some((map, _)) = doc.model().to_tilemap() else {
+            panic!("{name} is not a map");
+        };
+        let Some(ts) = map.tilesets.first() else {
+            return;
+        };
+        let set = ts.name.rsplit('/').next().unwrap_or(&ts.name).to_owned();
+        let (w, h) = (ts.tile_width * 4, ts.tile_height * 4);
+        let mut png_bytes = Vec::new();
+        image::RgbaImage::from_pixel(w, h, image::Rgba([1, 2, 3, 255]))
+            .write_to(&mut std::io::Cursor::new(&mut png_bytes), image::ImageFormat::Png)
+            .unwrap_or_default();
+        ws.add(&format!("{set}.png"), png_bytes);
+        let mut notes = Vec::new();
+        let art = doc.art(&ws, &map, &mut notes).unwrap_or_default();
+        assert!(art.user_tiles, "{notes:?}");
+        assert_eq!(art.atlases.first().map(|a| (a.width, a.columns)), Some((w, 4)));
+    }
+}
