@@ -171,7 +171,9 @@ fn open_browser(url: &str) {
         "xdg-open"
     };
     if std::process::Command::new(opener).arg(url).spawn().is_err() {
-        crate::report(format_args!("could not start {opener}; open {url} yourself"));
+        crate::report(format_args!(
+            "could not start {opener}; open {url} yourself"
+        ));
     }
 }
 
