@@ -28,12 +28,6 @@ wasm="$root/target/wasm32-unknown-unknown/wasm-release/levelkit_wasm.wasm"
 rm -rf "$site/pkg"
 "$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
   --out-dir "$site/pkg" "$wasm"
-# Binaryen's optimiser (Debian: apt-get install binaryen) takes another tenth off, when present.
-if command -v wasm-opt >/dev/null 2>&1; then
-  wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-    --enable-nontrapping-float-to-int "$site/pkg/levelkit_wasm_bg.wasm" -o "$site/pkg/opt.wasm"
-  mv "$site/pkg/opt.wasm" "$site/pkg/levelkit_wasm_bg.wasm"
-fi
 
 # three.js, pinned by web/package-lock.json; only the files the page imports are copied.
 if ! [ -f web/node_modules/three/package.json ] ||
