@@ -95,6 +95,11 @@ pub enum Command {
     /// Pack a folder into a new REZ archive.
     #[command(after_help = EXIT_STATUS)]
     Pack(crate::pack::PackArgs),
+    /// Serve the browser viewer (built by `web/build.sh`) on localhost and open FILEs in it.
+    ///
+    /// The page runs levelkit itself, compiled to WebAssembly: nothing is uploaded anywhere.
+    /// The server answers only on 127.0.0.1, with the site's files and the FILEs named here.
+    View(ViewArgs),
 }
 
 /// `levelkit render`.
@@ -305,4 +310,22 @@ pub fn writable_target(name: &str) -> Result<Format, String> {
             writable_names()
         )),
     }
+}
+
+/// `levelkit view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Files to open in the page (a level and its assets: a REZ, images, WADs).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The built site (default: `$LEVELKIT_SITE`, else `site/` beside the binary's folder,
+    /// i.e. `target/site` for `target/release/levelkit`).
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
+    /// The port on 127.0.0.1 (0: any free port).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Print the URL without opening a browser.
+    #[arg(long)]
+    pub no_open: bool,
 }

@@ -4,14 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use levelkit::Format;
-use levelkit::document::Model;
-use levelkit::formats::graal::binary::{self as graal, Version as GraalVersion};
-use levelkit::formats::wwd::WriteOptions;
+use levelkit::document::{Model, convert};
+use levelkit::export::{png, tiled};
+use levelkit::formats::graal::binary::Version as GraalVersion;
 use levelkit::registry::Common;
 
 use crate::files::{self, is_stdio};
 use crate::tilesets::{Atlas, Shared};
-use crate::{dump, usage};
+use crate::usage;
 
 /// What to write: the format and the options that apply to it.
 #[derive(Debug, Clone)]
@@ -98,19 +98,14 @@ impl Target {
     }
 }
 
-/// What a conversion produces: the output's bytes and, for Tiled maps, generated tileset images
-/// to write beside it (file name, bytes).
-pub struct Converted {
-    /// The output file's bytes.
-    pub main: Vec<u8>,
-    /// Files that go in the output's folder.
-    pub side: Vec<(String, Vec<u8>)>,
-}
+pub use levelkit::document::convert::Converted;
 
 /// `model` in the target format; `output_stem` names side files (`None` when writing to stdout,
 /// where a Tiled map is written without tileset images). With `shared` (a batch writing to
 /// `output`), a Tiled map references the batch's shared tileset files instead of embedding its
-/// tilesets and getting images of its own.
+/// tilesets and getting images of its own. Otherwise the bytes come from the library's
+/// [`levelkit::document::convert`] steps (the browser viewer's too); this function finds the
+/// graphics and side files on disk.
 pub fn convert_with_side_files(
     model: &Model,
     target: &Target,
@@ -119,7 +114,6 @@ pub fn convert_with_side_files(
     shared: Option<(&Shared, &Path)>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
-    use levelkit::export::{png, tiled};
     if let Some(png) = crate::images::to_png(model, target.format, target.palette.as_deref())? {
         return Ok(Converted {
             main: png,
@@ -136,7 +130,7 @@ pub fn convert_with_side_files(
             side: Vec::new(),
         });
     }
-    let Some((mut map, warnings)) = model.to_tilemap() else {
+    let Some((map, warnings)) = model.to_tilemap() else {
         return Err(usage(format!(
             "a {} file is not a tile map; it cannot become {}",
             model.format().name(),
@@ -194,82 +188,41 @@ pub fn convert_with_side_files(
         notes.extend(warnings.iter().map(|w| w.to_string()));
         sprites.extend(npcs);
     }
-    if target.format == Format::Png {
-        let mut options = png::RenderOptions {
-            scale: png::Scale::Fit,
-            // With real graphics, a marker means "no image": say which objects those are.
-            legend: target.game.is_some() || !sprites.is_empty(),
-            sprites,
-            ..png::RenderOptions::default()
-        };
-        if user_tiles {
-            for (ts, image) in map.tilesets.iter().zip(atlases) {
-                if let Some(image) = image {
-                    options.tileset_images.insert(ts.name.clone(), image);
-                }
-            }
-        }
-        let image = png::render(&map, &options)?;
-        return Ok(Converted {
-            main: png::encode_png(&image)?,
-            side: Vec::new(),
-        });
-    }
-    let mut options = tiled::TiledOptions::default();
-    let mut side = Vec::new();
     if let Some((shared, output)) = shared {
+        let mut options = tiled::TiledOptions::default();
         let atlases = atlases
             .into_iter()
             .map(|a| a.map_or(Atlas::Later, Atlas::Ready))
             .collect();
         shared.attach(&map, atlases, target.format, output, &mut options)?;
-    } else if let Some(stem) = output_stem {
-        for (index, image) in atlases.iter().flatten().enumerate() {
-            let name = format!("{stem}.tileset{index}.png");
-            let entry = tiled::TilesetImage {
-                path: name.clone(),
-                width: image.width,
-                height: image.height,
-                columns: image.columns,
-            };
-            if index == 0 {
-                options.tileset_image = Some(entry);
-            } else {
-                options.tileset_images.insert(index, entry);
-            }
-            side.push((name, png::encode_png(image)?));
-        }
-        // Object images: a collection-of-images tileset, one PNG a distinct image.
-        if let Some((index, images)) =
-            levelkit::document::game::attach_sprites(&mut map, "sprites", &sprites)
-        {
-            let mut tiles = std::collections::BTreeMap::new();
-            for (id, image) in (0u32..).zip(&images) {
-                let name = format!("{stem}.sprites/{id}.png");
-                tiles.insert(
-                    id,
-                    tiled::TileImage {
-                        path: name.clone(),
-                        width: image.width,
-                        height: image.height,
-                    },
-                );
-                side.push((name, png::encode_png(image)?));
-            }
-            options.tile_images.insert(index, tiles);
-        }
+        let main = if target.format == Format::Tmx {
+            tiled::to_tmx(&map, &options)?
+        } else {
+            tiled::to_tmj(&map, &options)?
+        };
+        return Ok(Converted {
+            main,
+            side: Vec::new(),
+        });
     }
-    let main = if target.format == Format::Tmx {
-        tiled::to_tmx(&map, &options)?
-    } else {
-        tiled::to_tmj(&map, &options)?
+    let atlases = atlases
+        .into_iter()
+        .zip(&map.tilesets)
+        .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
+        .collect::<levelkit::Result<Vec<_>>>()?;
+    let art = convert::MapArt {
+        atlases,
+        user_tiles,
+        // With real graphics, a marker means "no image": a legend says which objects those are.
+        legend: target.game.is_some() || !sprites.is_empty(),
+        sprites,
     };
-    Ok(Converted { main, side })
+    Ok(convert::map_files(&map, target.format, art, output_stem)?)
 }
 
-/// A 3D model as glTF, GLB or OBJ. A `.gltf` file gets its buffer and textures as side files
-/// (`<stem>.bin`, `<stem>_<i>.png`), an OBJ its `<stem>.mtl` and textures; written to stdout,
-/// a `.gltf` embeds everything and an OBJ goes without its MTL.
+/// A 3D model as glTF, GLB or OBJ, its textures found beside the input. A `.gltf` file gets its
+/// buffer and textures as side files (`<stem>.bin`, `<stem>_<i>.png`), an OBJ its `<stem>.mtl`
+/// and textures; written to stdout, a `.gltf` embeds everything and an OBJ goes without its MTL.
 fn convert_scene(
     model: &Model,
     target: &Target,
@@ -277,7 +230,6 @@ fn convert_scene(
     output_stem: Option<&str>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
-    use levelkit::export::{gltf, obj};
     let Some((mut scene, warnings)) = model.to_scene() else {
         return Err(usage(format!(
             "a {} file is not a 3D model; it cannot become {}",
@@ -320,89 +272,27 @@ fn convert_scene(
             ));
         }
     }
-    let stem = output_stem.unwrap_or("model").to_owned();
-    let files = match target.format {
-        Format::Obj => obj::write(
-            &scene,
-            &obj::ObjOptions {
-                triangulate: false,
-                stem,
-            },
-        )?,
-        format => gltf::write(
-            &scene,
-            &gltf::GltfOptions {
-                binary: format == Format::Glb,
-                embed: output_stem.is_none(),
-                stem,
-            },
-        )?,
-    };
-    for w in &files.warnings {
-        notes.push(w.to_string());
-    }
-    Ok(Converted {
-        main: files.main,
-        side: if output_stem.is_some() {
-            files.side_files
-        } else {
-            Vec::new()
-        },
-    })
+    Ok(convert::scene_files(
+        &scene,
+        target.format,
+        output_stem,
+        notes,
+    )?)
 }
 
-/// The bytes of `model` in a legacy format or JSON.
+/// The bytes of `model` in a legacy format or JSON ([`convert::legacy_bytes`]).
 ///
 /// Any model becomes its JSON document; a model becomes its own format again; Graal levels
 /// convert between `.graal` and `.nw`. Other pairs are a usage error, not a fault of the input.
 pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyhow::Result<Vec<u8>> {
-    match (model, target.format) {
-        (model, Format::Json) => dump::json_document(model),
-        (Model::Wwd(w), Format::Wwd) => Ok(w.write_with(&WriteOptions {
-            compress: target.compress,
-            relayout: false,
-        })?),
-        (Model::Graal(g), Format::GraalLevel) => Ok(graal_as(g, target, notes)?),
-        (model, format) if format == model.format() => Ok(model.write()?),
-        (model, format) => {
-            // A pair levelkit does not convert is a usage error; a map that cannot become a
-            // valid level is invalid input.
-            let (converted, warnings) = model.convert_to(format).map_err(|e| {
-                if e.kind == levelkit::ErrorKind::Unsupported {
-                    usage(e.to_string())
-                } else {
-                    anyhow::Error::from(e)
-                }
-            })?;
-            for w in &warnings {
-                notes.push(w.to_string());
-            }
-            match converted {
-                Model::Wwd(w) => Ok(w.write_with(&WriteOptions {
-                    compress: target.compress,
-                    relayout: false,
-                })?),
-                Model::Graal(g) => Ok(graal_as(&g, target, notes)?),
-                other => Ok(other.write()?),
-            }
-        }
-    }
-}
-
-/// A binary Graal level's bytes in the target's `--graal-version` (its own when none).
-fn graal_as(
-    g: &graal::Graal,
-    target: &Target,
-    notes: &mut Vec<String>,
-) -> levelkit::Result<Vec<u8>> {
-    match target.graal_version {
-        Some(version) if version != g.version => {
-            let (g, warnings) = graal::with_version(g, version);
-            notes.extend(warnings.iter().map(|w| w.to_string()));
-            g.write()
-        }
-        _ => g.write(),
-    }
+    let options = convert::LegacyOptions {
+        compress: target.compress,
+        graal_version: target.graal_version,
+    };
+    convert::legacy_bytes(model, target.format, &options, notes).map_err(|f| match f {
+        convert::Failure::NotConvertible(e) => usage(e.to_string()),
+        convert::Failure::Invalid(e) => anyhow::Error::from(e),
+    })
 }
 
 /// Convert and write `output` and its side files (each to a temporary file, then renamed);

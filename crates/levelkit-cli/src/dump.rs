@@ -23,9 +23,7 @@ pub fn run(args: &DumpArgs) -> anyhow::Result<u8> {
 }
 
 /// The lossless JSON document, ending in a newline (what `dump --json` prints and
-/// `convert … OUT.json` writes).
+/// `convert … OUT.json` writes): [`levelkit::document::convert::json_document`].
 pub fn json_document(model: &Model) -> anyhow::Result<Vec<u8>> {
-    let mut bytes = model.to_json()?;
-    bytes.push(b'\n');
-    Ok(bytes)
+    Ok(levelkit::document::convert::json_document(model)?)
 }

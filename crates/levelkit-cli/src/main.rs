@@ -9,6 +9,7 @@
 //!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
 //! * [`world`]: Graal overworlds (`.gmap`) to and from Tiled worlds, rendered whole.
 //! * [`images`]: `--palette`, and the pictures (PID, PCX, PAL) as PNG and back.
+//! * [`view`]: `levelkit view`, the browser viewer served on localhost.
 //!
 //! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed
 //! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
@@ -32,6 +33,7 @@ mod pack;
 mod tiles;
 mod tilesets;
 mod validate;
+mod view;
 mod world;
 
 use std::fmt;
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Ls(args) => ls::run(&args),
         Command::Extract(args) => extract::run(&args),
         Command::Pack(args) => pack::run(&args),
+        Command::View(args) => view::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

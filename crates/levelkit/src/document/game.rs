@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::Model;
 use crate::error::Warning;
 use crate::export::png::{self, Image, PlacedImage};
 use crate::formats::wwd::{self, graphics::GameFiles};
@@ -267,4 +268,17 @@ fn crop(image: &Image, (x, y, w, h): (u32, u32, u32, u32)) -> Option<Image> {
         rgba,
         columns: 0,
     })
+}
+
+/// The game's art for any document from `files`: a WWD level's (see [`wwd_art`]); `None` for
+/// documents drawn without game files.
+pub fn level_art(
+    model: &Model,
+    map: &TileMap,
+    files: &dyn GameFiles,
+) -> Option<(LevelArt, Vec<Warning>)> {
+    match model {
+        Model::Wwd(level) => Some(wwd_art(level, map, files)),
+        _ => None,
+    }
 }

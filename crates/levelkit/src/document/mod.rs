@@ -10,6 +10,7 @@
 //! formats.
 
 pub mod assets;
+pub mod convert;
 pub mod game;
 pub mod image;
 pub mod models;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Build the browser viewer into target/site/ (or $1): levelkit compiled to WebAssembly
+# (crates/levelkit-wasm, profile wasm-release: opt-level "s", LTO), its JavaScript glue made by
+# wasm-bindgen-cli of exactly the version Cargo.lock pins, the page (web/*.html, *.js, *.css)
+# and three.js from web/package-lock.json. Serve the folder with `levelkit view` (or any static
+# server: `python3 -m http.server -d target/site`).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+site="${1:-$root/target/site}"
+mkdir -p "$site"
+site="$(cd "$site" && pwd)"
+
+rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+
+# wasm-bindgen-cli must be the wasm-bindgen version in Cargo.lock.
+version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+tools="$root/target/tools"
+bindgen="$tools/bin/wasm-bindgen"
+if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version | awk '{print $2}')" != "$version" ]; then
+  echo "installing wasm-bindgen-cli $version into $tools"
+  cargo install wasm-bindgen-cli --version "$version" --locked --root "$tools" ||
+    cargo install wasm-bindgen-cli --version "$version" --root "$tools"
+fi
+
+cargo build -p levelkit-wasm --target wasm32-unknown-unknown --profile wasm-release
+wasm="$root/target/wasm32-unknown-unknown/wasm-release/levelkit_wasm.wasm"
+rm -rf "$site/pkg"
+"$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
+  --out-dir "$site/pkg" "$wasm"
+
+# three.js, pinned by web/package-lock.json; only the files the page imports are copied.
+if ! [ -f web/node_modules/three/package.json ] ||
+   [ web/package-lock.json -nt web/node_modules/three/package.json ]; then
+  (cd web && npm ci --ignore-scripts --no-audit --no-fund)
+fi
+three=web/node_modules/three
+rm -rf "$site/vendor"
+mkdir -p "$site/vendor/three/addons/loaders" "$site/vendor/three/addons/controls" "$site/vendor/three/addons/utils"
+cp "$three/build/three.module.js" "$three/build/three.core.js" "$site/vendor/three/"
+cp "$three/examples/jsm/loaders/GLTFLoader.js" "$site/vendor/three/addons/loaders/"
+cp "$three/examples/jsm/controls/OrbitControls.js" "$site/vendor/three/addons/controls/"
+cp "$three/examples/jsm/utils/BufferGeometryUtils.js" "$site/vendor/three/addons/utils/"
+cp "$three/LICENSE" "$site/vendor/three/"
+
+cp web/index.html web/app.js web/worker.js web/view3d.js web/style.css "$site/"
+
+size=$(stat -c %s "$site/pkg/levelkit_wasm_bg.wasm")
+gz=$(gzip -9 -c "$site/pkg/levelkit_wasm_bg.wasm" | wc -c)
+echo "site: $site (levelkit_wasm_bg.wasm: $size bytes, $gz gzipped)"
