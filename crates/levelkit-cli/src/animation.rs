@@ -31,7 +31,9 @@ pub fn convert(
     output: &Path,
     args: &ConvertArgs,
 ) -> anyhow::Result<Option<u8>> {
-    let for_gani = args.images.is_some() || args.dir.is_some();
+    // --images also finds Graal levels' NPC pictures; --dir is for ganis only.
+    let for_gani = args.dir.is_some()
+        || (args.images.is_some() && !matches!(model, Model::Graal(_) | Model::Nw(_)));
     if let Model::Gani(g) = model
         && matches!(format, Format::Gif | Format::Png)
         && args.frames.is_none()
@@ -40,7 +42,8 @@ pub fn convert(
     }
     if for_gani {
         return Err(usage(
-            "--images and --dir apply to Graal animations (.gani) converted to .gif or .png",
+            "--dir applies to Graal animations (.gani) converted to .gif or .png, and --images to \
+             those and to Graal levels",
         ));
     }
     let asked = args.frames.is_some() || args.sheet;

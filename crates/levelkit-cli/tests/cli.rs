@@ -1031,8 +1031,12 @@ fn batch_converts_every_sample_to_json_and_back() {
         &["convert", ".", "--to", "json", "--out", "json"],
     );
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.contains("converted 9, failed 0"), "{run:?}");
+    assert!(run.stderr.contains("converted 15, failed 0"), "{run:?}");
     for (stem, ext) in [
+        ("overworld", "gmap"),
+        ("overworld_0_0", "nw"),
+        ("pyramid", "mdl"),
+        ("quad", "wmb"),
         ("island", "graal"),
         ("village", "nw"),
         ("walk", "gani"),
@@ -1605,7 +1609,7 @@ fn samples_match_their_golden_outputs() {
         .filter(|n| !n.ends_with(".bmp"))
         .collect();
     names.sort();
-    assert_eq!(names.len(), 9, "{names:?}");
+    assert_eq!(names.len(), 15, "{names:?}");
     let mut compared = 0;
     for name in &names {
         let (stem, ext) = name.rsplit_once('.').unwrap();
@@ -1625,7 +1629,7 @@ fn samples_match_their_golden_outputs() {
                     vec!["convert", name, "-", "--to", "tmj"],
                 ));
             }
-            "wings" | "wmp" | "wdb" => {
+            "wings" | "wmp" | "wdb" | "mdl" | "wmb" => {
                 outputs.push((
                     format!("{stem}.gltf"),
                     vec!["convert", name, "-", "--to", "gltf"],
@@ -1651,7 +1655,7 @@ fn samples_match_their_golden_outputs() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 9 * 3 + 4 * 2 + 3);
+    assert_eq!(compared, 15 * 3 + 7 * 2 + 5);
 }
 
 #[test]
