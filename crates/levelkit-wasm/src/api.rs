@@ -141,7 +141,10 @@ impl Doc {
         let mut out: Vec<&'static str> = FORMATS
             .iter()
             .filter(|info| {
+                // A Tiled world is a folder (the world file and a map per level), not one
+                // download.
                 info.writable
+                    && info.format != Format::TiledWorld
                     && (info.format == from
                         || info.format == Format::Json
                         || (info.format == Format::Png

@@ -490,6 +490,10 @@ impl Format {
         // Pictures (PID, PCX) become PNG images, though PNG's common model is the tile map
         // (previews).
         let picture = matches!(self, Format::Pid | Format::Pcx) && target == Format::Png;
+        // A Tiled world is made of an overworld's levels, and of nothing else.
+        if target == Format::TiledWorld {
+            return self == Format::Gmap;
+        }
         from.readable && self != target && (!to.exchange || from.common == to.common || picture)
     }
 
