@@ -156,24 +156,36 @@ pub fn npc_art(
             dirs
         }
     };
-    let folders: Vec<Folder> = dirs
-        .into_iter()
-        .map(|root| Folder {
-            root,
-            listings: RefCell::new(HashMap::new()),
-        })
-        .collect();
     graal_npc_art(map, &mut |name| {
         // NPC image names are plain file names; anything reaching out of the folder is refused.
         if name.contains(['/', '\\']) || name == ".." {
             return None;
         }
-        folders.iter().find_map(|f| {
-            let exact = f.root.join(name);
+        dirs.iter().find_map(|dir| {
+            let exact = dir.join(name);
             if exact.is_file() {
                 return std::fs::read(exact).ok();
             }
-            f.resolve(name, false).and_then(|p| std::fs::read(p).ok())
+            named_case_insensitively(dir, name).and_then(|p| std::fs::read(p).ok())
         })
     })
+}
+
+/// Lower-cased file names to paths, by folder, read once a process: a batch over a server's
+/// `levels/` folder looks up the same missing images in the same big folder for every level.
+type Listings = HashMap<PathBuf, HashMap<String, PathBuf>>;
+
+fn named_case_insensitively(dir: &Path, name: &str) -> Option<PathBuf> {
+    static LISTINGS: std::sync::OnceLock<std::sync::Mutex<Listings>> = std::sync::OnceLock::new();
+    let mut listings = LISTINGS.get_or_init(Default::default).lock().ok()?;
+    let files = listings.entry(dir.to_path_buf()).or_insert_with(|| {
+        std::fs::read_dir(dir)
+            .map(|r| {
+                r.filter_map(|e| e.ok())
+                    .map(|e| (e.file_name().to_string_lossy().to_lowercase(), e.path()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    });
+    files.get(&name.to_lowercase()).cloned()
 }
