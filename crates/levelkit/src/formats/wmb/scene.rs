@@ -362,28 +362,5 @@ fn transform(
     {
         s = [1.0; 3];
     }
-    let r = crate::formats::wmp::resolve::engine_rotation(a);
-    let m = [
-        r[0][0] * s[0],
-        r[1][0] * s[0],
-        r[2][0] * s[0],
-        0.0,
-        r[0][1] * s[1],
-        r[1][1] * s[1],
-        r[2][1] * s[1],
-        0.0,
-        r[0][2] * s[2],
-        r[1][2] * s[2],
-        r[2][2] * s[2],
-        0.0,
-        p[0],
-        p[1],
-        p[2],
-        1.0,
-    ];
-    if m == Transform::IDENTITY.matrix() {
-        Transform::IDENTITY
-    } else {
-        Transform::Matrix(m)
-    }
+    crate::formats::wmp::engine_transform(p, a, s)
 }

@@ -33,6 +33,7 @@ pub mod level;
 pub mod resolve;
 pub mod samples;
 mod scene;
+pub(crate) use scene::engine_transform;
 pub mod text;
 pub mod wad;
 

@@ -275,9 +275,17 @@ fn settings_extras(level: &Level) -> Extras {
 
 /// A resolved entity transform (degrees) as a node transform.
 fn node_transform(t: &LevelTransform) -> crate::scene::Transform {
-    let r = super::resolve::engine_rotation(t.angles);
-    let s = t.scale;
-    let p = t.position;
+    engine_transform(t.position, t.angles, t.scale)
+}
+
+/// A position, pan/tilt/roll in degrees and scale, as the engine places an entity, as a node
+/// transform (the identity when it changes nothing). Compiled levels (WMB) place theirs alike.
+pub(crate) fn engine_transform(
+    p: [f64; 3],
+    angles: [f64; 3],
+    s: [f64; 3],
+) -> crate::scene::Transform {
+    let r = super::resolve::engine_rotation(angles);
     // Column-major 4x4: columns are the rotated, scaled axes.
     let m = [
         r[0][0] * s[0],
