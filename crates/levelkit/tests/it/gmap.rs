@@ -328,6 +328,35 @@ fn check(bytes: &[u8]) {
     }
 }
 
+/// The fuzzer's one finding (`fuzz/artifacts/gmap_read/crash-f6d8…`): a `WIDTH` whose value is
+/// garbage that happens to spell "cannot write". The file reads and writes back exactly; the
+/// validation error is about the width, not about writing, and the fuzz target now tells the two
+/// apart by the message's start rather than by a substring of the user's own text.
+#[test]
+fn a_width_of_garbage_is_a_finding_not_a_write_failure() {
+    let mut bytes = b"\x0b\nWIDTH  *\\@\r\x0b *\\@\r\x0b\nWIDTH /VELNAMES \0\0 *".to_vec();
+    bytes.extend_from_slice(&[b'V'; 30]);
+    bytes.extend_from_slice(b"cannot write");
+    bytes.extend_from_slice(&[b'V'; 30]);
+    bytes.extend_from_slice(b"\\@\0");
+    check(&bytes);
+    let map = gmap::read(&bytes).unwrap();
+    let findings = map.validate();
+    assert!(
+        findings
+            .iter()
+            .all(|f| !f.message.starts_with("cannot write")),
+        "{findings:?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.severity == Severity::Error
+                && f.message.contains("not a positive whole number")),
+        "{findings:?}"
+    );
+}
+
 #[test]
 fn every_prefix_reads_or_fails_cleanly() {
     let (_, bytes, _, _) = forms().swap_remove(3);
