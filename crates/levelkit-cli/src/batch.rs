@@ -556,6 +556,7 @@ fn convert_one(
             &job.output,
             target.tiles.clone(),
             force,
+            shared,
             notes,
         )?;
         if code != crate::EXIT_OK {

@@ -116,6 +116,7 @@ fn world(
                 output,
                 args.tiles.clone(),
                 args.force,
+                None,
                 &mut notes,
             ),
             other => Err(usage(format!(

@@ -1,5 +1,5 @@
 //! Graal overworlds on the command line: `convert world.gmap world.world` (a Tiled world and one
-//! `.tmx` per level beside it), `convert world.world world.gmap` (the gmap and each level back
+//! `.tmx` per level beside it, their tilesets written once into `tilesets/`), `convert world.world world.gmap` (the gmap and each level back
 //! in its own format beside it), `render world.gmap world.png` (the whole overworld in one
 //! image), and the level files a gmap names for `info` and `validate`. The library does the
 //! formats ([`levelkit::document::world`]); this module finds and writes the files.
@@ -15,7 +15,9 @@ use levelkit::{Format, Warning};
 
 use crate::conversion::{Target, convert, write_converted};
 use crate::files::{self, display_name};
+use crate::tilesets::Shared;
 use crate::{EXIT_FAILED, EXIT_OK};
+use rayon::prelude::*;
 
 /// The folder a file is in (`.` for a bare name).
 fn folder(path: &Path) -> PathBuf {
@@ -67,7 +69,9 @@ pub fn levels_found(gmap: &Gmap, path: &Path) -> (usize, usize) {
 }
 
 /// `convert world.gmap world.world`: the world file and each level that exists as a `.tmx`
-/// (with its tileset images) beside it. Missing levels are warnings; levels that fail to
+/// beside it, converted in parallel. The levels' tilesets are written once, as in a batch
+/// ([`crate::tilesets`]): into `tilesets/` beside the world, or into the batch's shared folder
+/// when the world is part of one (`shared`). Missing levels are warnings; levels that fail to
 /// convert are reported and make the exit status 1.
 pub fn gmap_to_world(
     gmap: &Gmap,
@@ -75,54 +79,70 @@ pub fn gmap_to_world(
     output: &Path,
     tiles: Option<PathBuf>,
     force: bool,
+    shared: Option<&Shared>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<u8> {
     let (in_dir, out_dir) = (folder(input), folder(output));
     let world = World::from_gmap(gmap);
-    let target = Target::new(Format::Tmx, None)?.with_tiles(tiles);
-    let mut done: BTreeMap<String, bool> = BTreeMap::new();
-    let mut failed = false;
-    for m in &world.maps {
-        if done.contains_key(&m.file_name) {
-            continue;
+    let own;
+    let shared = match shared {
+        Some(s) => s,
+        None => {
+            own = Shared::new(&out_dir, force, tiles.as_deref());
+            &own
         }
-        let ok = match find_level(&in_dir, &m.level) {
-            None => {
+    };
+    let target = Target::new(Format::Tmx, None)?.with_tiles(tiles);
+    // Each map file once (a level may fill several cells), in grid order.
+    let mut seen = BTreeSet::new();
+    let maps: Vec<_> = world
+        .maps
+        .iter()
+        .filter(|m| seen.insert(m.file_name.clone()))
+        .collect();
+    let results: Vec<(bool, bool, Vec<String>)> = maps
+        .par_iter()
+        .map(|m| {
+            let mut notes = Vec::new();
+            let Some(level_path) = find_level(&in_dir, &m.level) else {
                 notes.push(format!(
                     "level ({},{}) {}: no such file beside the gmap; left out of the world",
                     m.grid_x, m.grid_y, m.level
                 ));
-                false
-            }
-            Some(level_path) => {
-                let converted = files::load_model(&level_path).and_then(|model| {
-                    write_converted(
-                        &model,
-                        &target,
-                        &level_path,
-                        &out_dir.join(&m.file_name),
-                        force,
-                        None,
-                        notes,
-                    )
-                });
-                match converted {
-                    Ok(_) => true,
-                    Err(e) => {
-                        notes.push(format!(
-                            "level ({},{}) {}: {}",
-                            m.grid_x,
-                            m.grid_y,
-                            m.level,
-                            files::error_text(&level_path, &e)
-                        ));
-                        failed = true;
-                        false
-                    }
+                return (false, false, notes);
+            };
+            let converted = files::load_model(&level_path).and_then(|model| {
+                write_converted(
+                    &model,
+                    &target,
+                    &level_path,
+                    &out_dir.join(&m.file_name),
+                    force,
+                    Some(Some(shared)),
+                    &mut notes,
+                )
+            });
+            match converted {
+                Ok(_) => (true, false, notes),
+                Err(e) => {
+                    notes.push(format!(
+                        "level ({},{}) {}: {}",
+                        m.grid_x,
+                        m.grid_y,
+                        m.level,
+                        files::error_text(&level_path, &e)
+                    ));
+                    (false, true, notes)
                 }
             }
-        };
+        })
+        .collect();
+    let mut done: BTreeMap<String, bool> = BTreeMap::new();
+    let mut failed = false;
+    for (m, (ok, bad, level_notes)) in maps.iter().zip(results) {
         done.insert(m.file_name.clone(), ok);
+        failed |= bad;
+        notes.extend(level_notes);
     }
     let json = world.to_json(&mut |m| done.get(&m.file_name).copied().unwrap_or(false))?;
     files::write_output(output, &json, force)?;

@@ -174,6 +174,26 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
     for (name, _, _) in &maps {
         assert!(dir.join("out").join(name).is_file(), "{name}");
     }
+    // The levels' one tileset is written once, beside the world, and every map names it.
+    let shared: Vec<String> = std::fs::read_dir(dir.join("out/tilesets"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(shared.len(), 2, "{shared:?}");
+    let tsx = shared.iter().find(|n| n.ends_with(".tsx")).unwrap();
+    assert!(shared.iter().any(|n| n.ends_with(".png")), "{shared:?}");
+    for (name, _, _) in &maps {
+        let text = std::fs::read_to_string(dir.join("out").join(name)).unwrap();
+        assert!(
+            text.contains(&format!("source=\"tilesets/{tsx}\"")),
+            "{name}: {text:.400}"
+        );
+        assert!(
+            !dir.join("out")
+                .join(name.replace(".tmx", ".tileset0.png"))
+                .exists()
+        );
+    }
     if let Some(script) = tiled_oracle() {
         // tmxrasterizer loads the world and every map in it, and draws them at their places.
         let out = Command::new(&script)
