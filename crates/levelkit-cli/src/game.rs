@@ -135,57 +135,8 @@ pub fn npc_art(
     images: Option<&Path>,
     input: &Path,
 ) -> (Vec<(u32, PlacedImage)>, Vec<levelkit::Warning>) {
-    let dirs: Vec<PathBuf> = match images {
-        Some(dir) => vec![dir.to_path_buf()],
-        None if crate::files::is_stdio(input) => Vec::new(),
-        None => {
-            let own = input.parent().unwrap_or_else(|| Path::new("."));
-            let own = if own.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                own
-            };
-            let mut dirs = vec![own.to_path_buf()];
-            if let Some(parent) = own
-                .canonicalize()
-                .ok()
-                .and_then(|p| p.parent().map(Path::to_path_buf))
-            {
-                dirs.push(parent);
-            }
-            dirs
-        }
-    };
+    let dirs = crate::imagefiles::image_dirs(input, images);
     graal_npc_art(map, &mut |name| {
-        // NPC image names are plain file names; anything reaching out of the folder is refused.
-        if name.contains(['/', '\\']) || name == ".." {
-            return None;
-        }
-        dirs.iter().find_map(|dir| {
-            let exact = dir.join(name);
-            if exact.is_file() {
-                return std::fs::read(exact).ok();
-            }
-            named_case_insensitively(dir, name).and_then(|p| std::fs::read(p).ok())
-        })
+        crate::imagefiles::find(&dirs, name).and_then(|p| std::fs::read(p).ok())
     })
-}
-
-/// Lower-cased file names to paths, by folder, read once a process: a batch over a server's
-/// `levels/` folder looks up the same missing images in the same big folder for every level.
-type Listings = HashMap<PathBuf, HashMap<String, PathBuf>>;
-
-fn named_case_insensitively(dir: &Path, name: &str) -> Option<PathBuf> {
-    static LISTINGS: std::sync::OnceLock<std::sync::Mutex<Listings>> = std::sync::OnceLock::new();
-    let mut listings = LISTINGS.get_or_init(Default::default).lock().ok()?;
-    let files = listings.entry(dir.to_path_buf()).or_insert_with(|| {
-        std::fs::read_dir(dir)
-            .map(|r| {
-                r.filter_map(|e| e.ok())
-                    .map(|e| (e.file_name().to_string_lossy().to_lowercase(), e.path()))
-                    .collect()
-            })
-            .unwrap_or_default()
-    });
-    files.get(&name.to_lowercase()).cloned()
 }

@@ -12,7 +12,6 @@
 //! extension (`head19.gif` as `head19.png`). Which names are asked for, and the placeholders for
 //! what is not found, are the library's ([`levelkit::formats::graal::gani::render`]).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use levelkit::Format;
@@ -24,6 +23,7 @@ use levelkit::formats::graal::gani::{self, render};
 
 use crate::cli::ConvertArgs;
 use crate::files::{self, is_stdio};
+use crate::imagefiles;
 use crate::{EXIT_OK, usage};
 
 /// Image extensions tried, in order, for a name whose own file is missing.
@@ -72,8 +72,12 @@ pub fn convert(
              with --dir",
         ));
     }
-    let dirs = image_dirs(input, args.images.as_deref())?;
-    let mut finder = Finder::new(dirs);
+    if let Some(dir) = args.images.as_deref()
+        && !dir.is_dir()
+    {
+        return Err(usage(format!("--images {}: not a folder", dir.display())));
+    }
+    let mut finder = Finder::new(imagefiles::image_dirs(input, args.images.as_deref()));
     let mut images = |name: &str| finder.sprite(name);
     let (rendered, warnings) =
         render::render_all(g, &drawn, &mut images, &levelkit::Limits::default())?;
@@ -148,91 +152,35 @@ pub fn convert(
     Ok(EXIT_OK)
 }
 
-/// The folders images are looked for in: `--images`, else the gani's folder and its parent.
-fn image_dirs(input: &Path, images: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
-    if let Some(dir) = images {
-        if !dir.is_dir() {
-            return Err(usage(format!("--images {}: not a folder", dir.display())));
-        }
-        return Ok(vec![dir.to_path_buf()]);
-    }
-    if is_stdio(input) {
-        return Ok(vec![PathBuf::from(".")]);
-    }
-    let own = match input.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut dirs = vec![own.clone()];
-    if let Some(parent) = own
-        .canonicalize()
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-    {
-        dirs.push(parent);
-    }
-    Ok(dirs)
-}
-
-/// Finds and decodes images by name, each folder listed once.
+/// Finds and decodes images by name ([`crate::imagefiles`]), trying the same stem with another
+/// image extension where the name itself is missing.
 struct Finder {
     dirs: Vec<PathBuf>,
-    /// Per folder: lower-case file name -> path.
-    listings: Vec<Option<HashMap<String, PathBuf>>>,
     notes: Vec<String>,
 }
 
 impl Finder {
     fn new(dirs: Vec<PathBuf>) -> Finder {
-        let listings = vec![None; dirs.len()];
         Finder {
             dirs,
-            listings,
             notes: Vec::new(),
         }
-    }
-
-    fn listing(&mut self, i: usize) -> Option<&HashMap<String, PathBuf>> {
-        if self.listings.get(i)?.is_none() {
-            let mut map = HashMap::new();
-            if let Ok(entries) = std::fs::read_dir(self.dirs.get(i)?) {
-                for e in entries.flatten() {
-                    let name = e.file_name().to_string_lossy().to_lowercase();
-                    map.insert(name, e.path());
-                }
-            }
-            *self.listings.get_mut(i)? = Some(map);
-        }
-        self.listings.get(i)?.as_ref()
     }
 
     /// The path of an image name: the name itself in any folder (ignoring case), else the same
     /// stem with another image extension.
     fn find(&mut self, name: &str) -> Option<PathBuf> {
         // A name is a file name; anything with a path in it is not looked up outside the folders.
-        let base = name
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(name)
-            .to_lowercase();
-        if base.is_empty() || base == "." || base == ".." {
-            return None;
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        if let Some(p) = imagefiles::find(&self.dirs, base) {
+            return Some(p);
         }
-        for i in 0..self.dirs.len() {
-            if let Some(p) = self.listing(i).and_then(|l| l.get(&base)) {
-                return Some(p.clone());
-            }
-        }
-        let stem = base.rsplit_once('.').map_or(base.as_str(), |(s, _)| s);
-        for i in 0..self.dirs.len() {
-            for ext in OTHER_EXTENSIONS {
-                let alt = format!("{stem}.{ext}");
-                if let Some(p) = self.listing(i).and_then(|l| l.get(&alt)) {
-                    let p = p.clone();
-                    self.notes
-                        .push(format!("{name}: not found; using {}", p.display()));
-                    return Some(p);
-                }
+        let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
+        for ext in OTHER_EXTENSIONS {
+            if let Some(p) = imagefiles::find(&self.dirs, &format!("{stem}.{ext}")) {
+                self.notes
+                    .push(format!("{name}: not found; using {}", p.display()));
+                return Some(p);
             }
         }
         None

@@ -26,6 +26,7 @@ mod extract;
 mod files;
 mod game;
 mod gani;
+mod imagefiles;
 mod images;
 mod info;
 mod ls;

@@ -220,6 +220,46 @@ impl LineEnding {
     }
 }
 
+/// How a text file's lines end, for the formats that keep it line by line (`.gani`, `.gmap`):
+/// the ending most lines use, the exceptions, and the last line's break.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineLayout {
+    /// The line ending of most lines (LF on a tie, and for a file without line breaks), and of
+    /// every line written canonically.
+    #[serde(default)]
+    pub line_ending: LineEnding,
+    /// Whether the last line ends with a line break. (An empty file has no lines; it reads as
+    /// `true`.)
+    #[serde(default = "yes")]
+    pub final_newline: bool,
+    /// Zero-based numbers (in the written file, header included) of the lines that end with the
+    /// other line ending, in ascending order. Only mixed files have any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_endings: Vec<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for LineLayout {
+    fn default() -> Self {
+        LineLayout {
+            line_ending: LineEnding::Lf,
+            final_newline: true,
+            other_endings: Vec::new(),
+        }
+    }
+}
+
+impl LineLayout {
+    /// True for LF line endings, a final newline and no exceptions.
+    pub fn is_default(&self) -> bool {
+        *self == LineLayout::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

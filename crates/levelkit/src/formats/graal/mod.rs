@@ -12,5 +12,6 @@ pub mod dump;
 pub mod gani;
 pub mod gmap;
 pub mod level;
+mod lines;
 pub mod nw;
 pub mod tilemap;

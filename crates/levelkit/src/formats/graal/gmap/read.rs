@@ -13,9 +13,10 @@
 
 use std::mem::size_of;
 
+use super::super::lines::{Line, Lines};
 use super::lex::{self, TopLine};
 use super::model::*;
-use crate::error::{Error, ErrorKind, Location, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
 use crate::strings::RawString;
@@ -128,109 +129,4 @@ fn read_block(
             kind.close()
         ),
     ))
-}
-
-/// One line: its text without the line break, and its one-based number.
-#[derive(Debug, Clone, Copy)]
-struct Line<'a> {
-    text: &'a [u8],
-    number: u32,
-}
-
-impl Line<'_> {
-    fn location(&self) -> Location {
-        Location {
-            line_col: Some((self.number, 1)),
-            ..Location::default()
-        }
-    }
-}
-
-/// A cursor over the input's lines that records how each one ends.
-struct Lines<'a> {
-    bytes: &'a [u8],
-    /// Byte offset of the next line.
-    pos: usize,
-    /// Zero-based number of the next line.
-    index: u32,
-    /// Zero-based numbers of the lines ending in CRLF, and in LF.
-    crlf: Vec<u32>,
-    lf: Vec<u32>,
-}
-
-impl<'a> Lines<'a> {
-    fn new(bytes: &'a [u8], budget: &mut Budget) -> Result<Self> {
-        let breaks = bytes.iter().filter(|&&b| b == b'\n').count();
-        let count = budget.count(
-            u64::try_from(breaks).unwrap_or(u64::MAX).saturating_add(1),
-            "line",
-            Location::default(),
-        )?;
-        budget.charge(
-            count.saturating_mul(size_of::<u32>()),
-            "line endings",
-            Location::default(),
-        )?;
-        Ok(Lines {
-            bytes,
-            pos: 0,
-            index: 0,
-            crlf: Vec::new(),
-            lf: Vec::new(),
-        })
-    }
-
-    /// The next line's text, its ending (`Some(true)` for CRLF, `None` for the last line
-    /// without a break) and where the line after it starts.
-    fn scan(&self) -> Option<(&'a [u8], Option<bool>, usize)> {
-        let rest = self.bytes.get(self.pos..).filter(|r| !r.is_empty())?;
-        Some(match rest.iter().position(|&b| b == b'\n') {
-            None => (rest, None, self.bytes.len()),
-            Some(at) => {
-                let next = self.pos.saturating_add(at).saturating_add(1);
-                let body = rest.get(..at).unwrap_or_default();
-                match body.split_last() {
-                    Some((b'\r', text)) => (text, Some(true), next),
-                    _ => (body, Some(false), next),
-                }
-            }
-        })
-    }
-
-    fn peek(&self) -> Option<Line<'a>> {
-        self.scan().map(|(text, _, _)| Line {
-            text,
-            number: self.index.saturating_add(1),
-        })
-    }
-
-    fn next(&mut self) -> Option<Line<'a>> {
-        let (text, ending, next) = self.scan()?;
-        match ending {
-            Some(true) => self.crlf.push(self.index),
-            Some(false) => self.lf.push(self.index),
-            None => {}
-        }
-        self.pos = next;
-        self.index = self.index.saturating_add(1);
-        Some(Line {
-            text,
-            number: self.index,
-        })
-    }
-
-    /// The line ending most lines use (LF on a tie), the lines that use the other, and whether
-    /// the last line has a break.
-    fn layout(self) -> Layout {
-        let (line_ending, other_endings) = if self.crlf.len() > self.lf.len() {
-            (LineEnding::CrLf, self.lf)
-        } else {
-            (LineEnding::Lf, self.crlf)
-        };
-        Layout {
-            line_ending,
-            final_newline: self.bytes.is_empty() || self.bytes.last() == Some(&b'\n'),
-            other_endings,
-        }
-    }
 }
