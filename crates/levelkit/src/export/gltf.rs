@@ -22,6 +22,7 @@
 //! | [`crate::scene::Light`] | `Point`, `Spot`, `Directional`: `KHR_lights_punctual` lights with colour, intensity and range as given. `Ambient`: no glTF equivalent; kept in the scene's `extras.ambient_lights` list, the node's `extras.ambient_light` names its entry (warning). `Area`: a spot light with outer cone just below pi/2 (a half-space emitter facing the node's -Z) and `extras.area_light = true` (warning) |
 //! | [`Camera`] | perspective or orthographic camera |
 //! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 30 degrees of one turn (slerp between keys is exactly a uniform rotation; the keys are close enough that players which blend quaternions linearly, as Blender's importer does, stay within 0.1 degree), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
+//! | [`crate::scene::SecondUvs`], [`crate::scene::MaterialLightmap`] | `TEXCOORD_1` (V flipped) on every primitive of the mesh; the material's lightmap as its `occlusionTexture` with `texCoord` 1 and `extras.levelkit_lightmap` true (glTF has no lightmap slot; occlusion is its one baked, multiplied light term, and viewers that know lightmaps find the texture there) |
 //! | [`crate::scene::Skin`] | a glTF skin with its `inverseBindMatrices` (`MAT4`); primitives of the mesh get `JOINTS_0` (`u16` `VEC4`) and `WEIGHTS_0` (float `VEC4`); every node showing the mesh refers to the skin |
 //! | [`crate::scene::JointAnimation`] | one animation with a `translation` and a `rotation` channel per track, one key per frame, `LINEAR` |
 //! | [`crate::scene::Morphs`] | morph targets of every primitive of the mesh: `POSITION` displacements (target minus base, with `min`/`max`) per primitive vertex; the mesh's `weights` all 0 and `extras.targetNames` |
@@ -107,6 +108,8 @@ pub(crate) mod keys {
     pub const PHONG: &str = "phong";
     /// Material: `Material::vertex_colors`.
     pub const VERTEX_COLORS: &str = "levelkit_vertex_colors";
+    /// Material: its occlusion texture is a lightmap, sampled with `TEXCOORD_1`.
+    pub const LIGHTMAP: &str = "levelkit_lightmap";
     /// Scene: the ambient lights.
     pub const AMBIENT_LIGHTS: &str = "ambient_lights";
     /// Node: index into the scene's ambient lights.
@@ -543,7 +546,11 @@ impl<'a> Writer<'a> {
                 "metallic_roughness_texture",
             );
             let normal = slot(self, m.normal_texture, "normal_texture");
-            let occlusion = slot(self, m.occlusion_texture, "occlusion_texture");
+            // A lightmap goes in the occlusion slot, sampled with TEXCOORD_1: glTF's one
+            // multiplicative baked-light map (see the module docs).
+            let lightmap = scene.lightmap_of(i);
+            let occlusion = slot(self, lightmap.or(m.occlusion_texture), "occlusion_texture");
+            let occlusion_uvs = u32::from(lightmap.is_some() && occlusion.is_some());
             let emissive = slot(self, m.emissive_texture, "emissive_texture");
             let (alpha_mode, alpha_cutoff) = match m.alpha_mode {
                 AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
@@ -576,6 +583,9 @@ impl<'a> Writer<'a> {
                 extras.insert(keys::PHONG.into(), value);
             }
             extras.insert(keys::VERTEX_COLORS.into(), Value::Bool(m.vertex_colors));
+            if lightmap.is_some() && occlusion.is_some() {
+                extras.insert(keys::LIGHTMAP.into(), Value::Bool(true));
+            }
             let material = json::Material {
                 alpha_cutoff,
                 alpha_mode: Valid(alpha_mode),
@@ -600,7 +610,7 @@ impl<'a> Writer<'a> {
                 occlusion_texture: occlusion.map(|t| json::material::OcclusionTexture {
                     index: json::Index::new(t),
                     strength: json::material::StrengthFactor(1.0),
-                    tex_coord: 0,
+                    tex_coord: occlusion_uvs,
                     extensions: None,
                     extras: None,
                 }),
@@ -712,7 +722,15 @@ impl<'a> Writer<'a> {
             .filter_map(|&fi| mesh.faces.get(fi))
             .any(|f| f.corners.iter().any(|c| c.color.is_some()));
 
-        type Key = (u32, [u32; 3], Option<[u64; 2]>, Option<[u32; 4]>);
+        let second = self.scene.second_uvs_of(g.mi);
+        type Key = (
+            u32,
+            [u32; 3],
+            Option<[u64; 2]>,
+            Option<[u32; 4]>,
+            Option<[u64; 2]>,
+        );
+        let mut uvs2 = Vec::new();
         let mut seen: rustc_hash::FxHashMap<Key, u32> = rustc_hash::FxHashMap::default();
         let (mut pos, mut nor, mut uvs, mut col) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut uncolored: Vec<Value> = Vec::new();
@@ -753,11 +771,13 @@ impl<'a> Writer<'a> {
                         x
                     })
                 });
+                let uv2 = second.map(|s| s.uvs.get(start + ci).copied().unwrap_or([0.0, 1.0]));
                 let key = (
                     c.position,
                     n.map(f32::to_bits),
                     uv.map(|t| t.map(f64::to_bits)),
                     color.map(|t| t.map(f32::to_bits)),
+                    uv2.map(|t| t.map(f64::to_bits)),
                 );
                 let v = match seen.entry(key) {
                     Entry::Occupied(o) => *o.get(),
@@ -771,6 +791,9 @@ impl<'a> Writer<'a> {
                         if write_uv {
                             let [u, v] = uv.unwrap_or([0.0, 1.0]);
                             uvs.extend([u as f32, (1.0 - v) as f32]);
+                        }
+                        if let Some([u, v]) = uv2 {
+                            uvs2.extend([u as f32, (1.0 - v) as f32]);
                         }
                         if write_color {
                             if color.is_none() {
@@ -826,6 +849,12 @@ impl<'a> Writer<'a> {
             attributes.insert(
                 Valid(Semantic::TexCoords(0)),
                 self.push_floats(&uvs, Type::Vec2, Some(Target::ArrayBuffer), false)?,
+            );
+        }
+        if second.is_some() {
+            attributes.insert(
+                Valid(Semantic::TexCoords(1)),
+                self.push_floats(&uvs2, Type::Vec2, Some(Target::ArrayBuffer), false)?,
             );
         }
         if write_tangent {

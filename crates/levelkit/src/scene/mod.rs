@@ -79,6 +79,12 @@ pub struct Scene {
     /// Keyframed animations of joint nodes (a skeleton's poses, one key per frame).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joint_animations: Vec<JointAnimation>,
+    /// Second texture coordinate sets of meshes (lightmap coordinates), at most one per mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub second_uvs: Vec<SecondUvs>,
+    /// Lightmaps of materials: a texture sampled with the mesh's [`SecondUvs`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lightmaps: Vec<MaterialLightmap>,
     /// Scene-wide fields (background colour, fog, ambient light, source format settings).
     #[serde(default)]
     pub extras: Extras,
@@ -639,7 +645,40 @@ pub struct JointTrack {
     pub rotations: Vec<[f64; 4]>,
 }
 
+/// A second texture coordinate set of one mesh (lightmap coordinates): one per corner of the
+/// mesh's faces, in face and corner order, V up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecondUvs {
+    /// The mesh.
+    pub mesh: usize,
+    /// One per corner.
+    pub uvs: Vec<[f64; 2]>,
+}
+
+/// A material's lightmap: baked light multiplied onto the surface, sampled with the mesh's
+/// [`SecondUvs`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MaterialLightmap {
+    /// The material.
+    pub material: usize,
+    /// The lightmap texture.
+    pub texture: usize,
+}
+
 impl Scene {
+    /// The second UV set of mesh `mesh`, if it has one.
+    pub fn second_uvs_of(&self, mesh: usize) -> Option<&SecondUvs> {
+        self.second_uvs.iter().find(|s| s.mesh == mesh)
+    }
+
+    /// The lightmap texture of material `material`, if it has one.
+    pub fn lightmap_of(&self, material: usize) -> Option<usize> {
+        self.lightmaps
+            .iter()
+            .find(|l| l.material == material)
+            .map(|l| l.texture)
+    }
+
     /// The skin of mesh `mesh`, if it has one.
     pub fn skin_of(&self, mesh: usize) -> Option<(usize, &Skin)> {
         self.skins.iter().enumerate().find(|(_, s)| s.mesh == mesh)
@@ -703,6 +742,8 @@ impl Scene {
             morph_animations: Vec::new(),
             skins: Vec::new(),
             joint_animations: Vec::new(),
+            second_uvs: Vec::new(),
+            lightmaps: Vec::new(),
             extras: Extras::new(),
         }
     }
@@ -999,7 +1040,40 @@ impl Scene {
         }
         self.validate_morphs(&mut push);
         self.validate_skins(&mut push);
+        self.validate_lightmaps(&mut push);
         out
+    }
+
+    fn validate_lightmaps(&self, push: &mut impl FnMut(Severity, String, String)) {
+        for (i, s) in self.second_uvs.iter().enumerate() {
+            let corners = self
+                .meshes
+                .get(s.mesh)
+                .map(|m| m.faces.iter().map(|f| f.corners.len()).sum::<usize>());
+            if corners != Some(s.uvs.len()) || !s.uvs.iter().flatten().all(|v| v.is_finite()) {
+                push(
+                    Severity::Error,
+                    format!("second_uvs[{i}]"),
+                    "needs an existing mesh and one finite UV per corner of its faces".into(),
+                );
+            }
+            if self.second_uvs.iter().take(i).any(|o| o.mesh == s.mesh) {
+                push(
+                    Severity::Error,
+                    format!("second_uvs[{i}].mesh"),
+                    format!("mesh {} already has a second UV set", s.mesh),
+                );
+            }
+        }
+        for (i, l) in self.lightmaps.iter().enumerate() {
+            if l.material >= self.materials.len() || l.texture >= self.textures.len() {
+                push(
+                    Severity::Error,
+                    format!("lightmaps[{i}]"),
+                    "needs an existing material and texture".into(),
+                );
+            }
+        }
     }
 
     fn validate_skins(&self, push: &mut impl FnMut(Severity, String, String)) {
