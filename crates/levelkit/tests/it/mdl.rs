@@ -189,6 +189,105 @@ fn garbage_never_panics_and_allocation_stays_bounded() {
     }
 }
 
+/// The prefixes the corpus sweep reads: every one in the first 4 KiB (headers, skins, the
+/// first records) and the last 1 KiB (frames, deformers, trailers), about 1 500 evenly spaced
+/// between (every prefix of a 400 KiB file is 80 GB of reading in a debug build).
+fn sweep_cuts(len: usize) -> Vec<usize> {
+    let step = (len / 1500).max(1);
+    (0..len)
+        .filter(|&c| c < 4096 || c + 1024 >= len || c % step == 0)
+        .collect()
+}
+
+#[test]
+fn corpus_prefixes_are_errors_never_panics() {
+    let Some(files) = corpus_files() else { return };
+    let mut reads = 0;
+    for f in &files {
+        let n = name(f);
+        let bytes = std::fs::read(f).unwrap();
+        let full = Mdl::read(&bytes).unwrap();
+        let trailer = match &full {
+            Mdl::Classic(c) => c.trailer.len(),
+            Mdl::Mdl7(m) => m.trailer.len(),
+        };
+        for cut in sweep_cuts(bytes.len()) {
+            reads += 1;
+            match Mdl::read(&bytes[..cut]) {
+                Err(e) => assert!(
+                    matches!(e.kind, ErrorKind::Truncated | ErrorKind::Malformed),
+                    "{n} prefix {cut}: {e}"
+                ),
+                Ok(_) => assert!(cut >= bytes.len() - trailer, "{n}: prefix {cut} read"),
+            }
+        }
+    }
+    assert!(reads > 20 * 1500, "{reads}");
+}
+
+#[test]
+fn corpus_garbage_never_panics_and_allocation_stays_bounded() {
+    let Some(files) = corpus_files() else { return };
+    let mut rng = Rng(0x6a7b_0d17);
+    let mut read_back = 0;
+    for f in &files {
+        let n = name(f);
+        let bytes = std::fs::read(f).unwrap();
+        let rounds = if bytes.len() > 64 << 10 { 40 } else { 150 };
+        for round in 0..rounds {
+            let mut b = bytes.clone();
+            for _ in 0..1 + rng.below(16) {
+                // Half the flips in the first 1 KiB, where the counts and sizes are.
+                let at = if rng.below(2) == 0 {
+                    rng.below(b.len().min(1024))
+                } else {
+                    rng.below(b.len())
+                };
+                b[at] = rng.next() as u8;
+            }
+            let (result, peak) = peak_during(|| Mdl::read_with(&b, &Limits::strict()));
+            assert!(
+                peak <= 64 * b.len() + (1 << 20),
+                "{n} round {round}: {peak} bytes allocated for {} bytes",
+                b.len()
+            );
+            if let Ok(m) = result {
+                assert_eq!(m.write().unwrap(), b, "{n} round {round}");
+                let _ = mdl::scene::to_scene(&m);
+                read_back += 1;
+            }
+        }
+    }
+    eprintln!("mdl corpus garbage: {read_back} mutated files still read and wrote back");
+}
+
+/// [`Limits::max_alloc`] is charged as the reader goes: a real model over a small budget is
+/// refused as over the limit, not read and not cut short.
+#[test]
+fn the_allocation_budget_refuses_a_real_model_over_it() {
+    let bytes = samples::mdl7_quad().write().unwrap();
+    let tight = Limits {
+        max_alloc: 64,
+        ..Limits::default()
+    };
+    let e = Mdl::read_with(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(e.to_string().starts_with("mdl"), "{e}");
+    assert!(Mdl::read_with(&bytes, &Limits::strict()).is_ok());
+    // Gigabyte claims in every header count word of the MDL7 sample: refused, little allocated.
+    let base = samples::mdl7_quad().write().unwrap();
+    for at in (4..48).step_by(4) {
+        let mut b = base.clone();
+        b[at..at + 4].copy_from_slice(&0x4000_0000u32.to_le_bytes());
+        let (r, peak) = peak_during(|| Mdl::read(&b));
+        assert!(peak < 1 << 16, "word at {at}: {peak} bytes");
+        if let Ok(m) = r {
+            // Only words that are no count (version, sizes kept as read) may still read.
+            assert_eq!(m.write().unwrap(), b, "word at {at}");
+        }
+    }
+}
+
 #[test]
 fn hostile_counts_are_refused_without_allocating() {
     // Classic: a vertex count of 2^31 - 1 with one frame.

@@ -399,7 +399,12 @@ fn sweep_prefixes(bytes: &[u8], step: usize) -> usize {
                 errors += 1;
             }
         }
-        cut += if cut < 200 { 1 } else { step };
+        // Every prefix in the header and first lists and in the last KiB; `step` between.
+        cut += if cut < 4096 || cut + 1024 >= bytes.len() {
+            1
+        } else {
+            step
+        };
     }
     errors
 }
@@ -518,6 +523,20 @@ fn counts_that_claim_gigabytes_are_refused_without_allocating() {
     let (result, alloc) = common::alloc::peak_during(|| view::objects(&level));
     assert_eq!(result.unwrap_err().kind, ErrorKind::Truncated);
     assert!(alloc < 1 << 20, "{alloc} bytes allocated");
+}
+
+/// [`Limits::max_alloc`] is charged as the reader goes: a real level over a small budget is
+/// refused as over the limit.
+#[test]
+fn the_allocation_budget_refuses_a_level_over_it() {
+    let bytes = samples::lit_quad_level().write().unwrap();
+    let tight = Limits {
+        max_alloc: 1024,
+        ..Limits::default()
+    };
+    let e = wmb::read_with(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(wmb::read_with(&bytes, &Limits::strict()).is_ok());
 }
 
 #[test]
