@@ -85,3 +85,40 @@ fn mdl_to_glb(bencher: Bencher) {
         .len()
     });
 }
+
+/// The corpus's skinned MDL7 (`gamestudio/mdl/mdl7-player.mdl`: 17 bones, 40 frames of bone
+/// matrices), or the bundled MDL7 sample (two bones) without the corpus.
+static SKINNED: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let corpus = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty());
+    match corpus {
+        Some(root) => {
+            let path = std::path::Path::new(&root).join("gamestudio/mdl/mdl7-player.mdl");
+            eprintln!("mdl skinned bench input: {}", path.display());
+            std::fs::read(path).unwrap()
+        }
+        None => mdl::samples::mdl7_quad().write().unwrap(),
+    }
+});
+
+/// `.mdl` bytes -> `.glb` bytes of a model with bones: read, the scene with its skin and joint
+/// animations, GLB.
+#[divan::bench]
+fn mdl_skinned_to_glb(bencher: Bencher) {
+    let bytes = &*SKINNED;
+    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
+        let model = Mdl::read(divan::black_box(bytes)).unwrap();
+        let (scene, _) = mdl::scene::to_scene(&model);
+        assert_eq!(scene.skins.len(), 1);
+        gltf::write(
+            &scene,
+            &GltfOptions {
+                binary: true,
+                embed: true,
+                stem: "model".into(),
+            },
+        )
+        .unwrap()
+        .main
+        .len()
+    });
+}

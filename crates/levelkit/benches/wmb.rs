@@ -68,3 +68,21 @@ fn write(bencher: Bencher) {
         .counter(BytesCount::new(data.len()))
         .bench(|| divan::black_box(&level).write().unwrap());
 }
+
+/// Read and export levelkit's lit WMB7 sample (one block, one 256×256 lightmap page: the page
+/// is PNG-encoded into the `.glb`); no corpus WMB has lit blocks.
+#[divan::bench]
+fn lit_sample_read_to_glb(bencher: Bencher) {
+    let data = wmb::samples::lit_quad_level().write().unwrap();
+    bencher.counter(BytesCount::new(data.len())).bench(|| {
+        let level = wmb::read(divan::black_box(&data)).unwrap();
+        let (scene, _) = wmb::to_scene(&level);
+        assert_eq!(scene.lightmaps.len(), 1);
+        let options = GltfOptions {
+            binary: true,
+            embed: true,
+            stem: "level".into(),
+        };
+        gltf::write(&scene, &options).unwrap().main
+    });
+}

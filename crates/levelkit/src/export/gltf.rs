@@ -22,6 +22,9 @@
 //! | [`crate::scene::Light`] | `Point`, `Spot`, `Directional`: `KHR_lights_punctual` lights with colour, intensity and range as given. `Ambient`: no glTF equivalent; kept in the scene's `extras.ambient_lights` list, the node's `extras.ambient_light` names its entry (warning). `Area`: a spot light with outer cone just below pi/2 (a half-space emitter facing the node's -Z) and `extras.area_light = true` (warning) |
 //! | [`Camera`] | perspective or orthographic camera |
 //! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 30 degrees of one turn (slerp between keys is exactly a uniform rotation; the keys are close enough that players which blend quaternions linearly, as Blender's importer does, stay within 0.1 degree), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
+//! | [`crate::scene::SecondUvs`], [`crate::scene::MaterialLightmap`] | `TEXCOORD_1` (V flipped) on every primitive of the mesh; the material's lightmap as its `occlusionTexture` with `texCoord` 1 and `extras.levelkit_lightmap` true (glTF has no lightmap slot; occlusion is its one baked, multiplied light term, and viewers that know lightmaps find the texture there) |
+//! | [`crate::scene::Skin`] | a glTF skin with its `inverseBindMatrices` (`MAT4`); primitives of the mesh get `JOINTS_0` (`u16` `VEC4`) and `WEIGHTS_0` (float `VEC4`); every node showing the mesh refers to the skin |
+//! | [`crate::scene::JointAnimation`] | one animation with a `translation` and a `rotation` channel per track, one key per frame, `LINEAR` |
 //! | [`crate::scene::Morphs`] | morph targets of every primitive of the mesh: `POSITION` displacements (target minus base, with `min`/`max`) per primitive vertex; the mesh's `weights` all 0 and `extras.targetNames` |
 //! | [`crate::scene::MorphAnimation`] | a `LINEAR` `weights` channel on the node with one key per frame (that frame's target 1, every other 0), `k * seconds_per_frame` apart |
 //! | `extras` of scene, nodes, meshes, materials, textures, lights, cameras, animations | glTF `extras` of the same object |
@@ -105,6 +108,8 @@ pub(crate) mod keys {
     pub const PHONG: &str = "phong";
     /// Material: `Material::vertex_colors`.
     pub const VERTEX_COLORS: &str = "levelkit_vertex_colors";
+    /// Material: its occlusion texture is a lightmap, sampled with `TEXCOORD_1`.
+    pub const LIGHTMAP: &str = "levelkit_lightmap";
     /// Scene: the ambient lights.
     pub const AMBIENT_LIGHTS: &str = "ambient_lights";
     /// Node: index into the scene's ambient lights.
@@ -172,7 +177,9 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
     w.write_lights()?;
     let spins = w.plan_spins();
     let targets = w.write_nodes(&spins)?;
+    w.write_skins()?;
     w.write_animations(&spins, &targets)?;
+    w.write_joint_animations()?;
     w.write_scene()?;
     w.finish()
 }
@@ -322,6 +329,27 @@ impl<'a> Writer<'a> {
             type_: Valid(kind),
             min,
             max,
+            name: None,
+            normalized: false,
+            sparse: None,
+        };
+        push(&mut self.root.accessors, accessor).ok_or_else(|| self.too_big("accessors"))
+    }
+
+    /// Append `JOINTS_0` data: four `u16` joint indices per vertex.
+    fn push_joints(&mut self, data: &[u16]) -> Result<json::Index<json::Accessor>> {
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.push_view(&bytes, Some(Target::ArrayBuffer), Some(8))?;
+        let accessor = json::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64::from(data.len() / 4),
+            component_type: Valid(GenericComponentType(ComponentType::U16)),
+            extensions: None,
+            extras: None,
+            type_: Valid(Type::Vec4),
+            min: None,
+            max: None,
             name: None,
             normalized: false,
             sparse: None,
@@ -518,7 +546,11 @@ impl<'a> Writer<'a> {
                 "metallic_roughness_texture",
             );
             let normal = slot(self, m.normal_texture, "normal_texture");
-            let occlusion = slot(self, m.occlusion_texture, "occlusion_texture");
+            // A lightmap goes in the occlusion slot, sampled with TEXCOORD_1: glTF's one
+            // multiplicative baked-light map (see the module docs).
+            let lightmap = scene.lightmap_of(i);
+            let occlusion = slot(self, lightmap.or(m.occlusion_texture), "occlusion_texture");
+            let occlusion_uvs = u32::from(lightmap.is_some() && occlusion.is_some());
             let emissive = slot(self, m.emissive_texture, "emissive_texture");
             let (alpha_mode, alpha_cutoff) = match m.alpha_mode {
                 AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
@@ -551,6 +583,9 @@ impl<'a> Writer<'a> {
                 extras.insert(keys::PHONG.into(), value);
             }
             extras.insert(keys::VERTEX_COLORS.into(), Value::Bool(m.vertex_colors));
+            if lightmap.is_some() && occlusion.is_some() {
+                extras.insert(keys::LIGHTMAP.into(), Value::Bool(true));
+            }
             let material = json::Material {
                 alpha_cutoff,
                 alpha_mode: Valid(alpha_mode),
@@ -575,7 +610,7 @@ impl<'a> Writer<'a> {
                 occlusion_texture: occlusion.map(|t| json::material::OcclusionTexture {
                     index: json::Index::new(t),
                     strength: json::material::StrengthFactor(1.0),
-                    tex_coord: 0,
+                    tex_coord: occlusion_uvs,
                     extensions: None,
                     extras: None,
                 }),
@@ -687,7 +722,15 @@ impl<'a> Writer<'a> {
             .filter_map(|&fi| mesh.faces.get(fi))
             .any(|f| f.corners.iter().any(|c| c.color.is_some()));
 
-        type Key = (u32, [u32; 3], Option<[u64; 2]>, Option<[u32; 4]>);
+        let second = self.scene.second_uvs_of(g.mi);
+        type Key = (
+            u32,
+            [u32; 3],
+            Option<[u64; 2]>,
+            Option<[u32; 4]>,
+            Option<[u64; 2]>,
+        );
+        let mut uvs2 = Vec::new();
         let mut seen: rustc_hash::FxHashMap<Key, u32> = rustc_hash::FxHashMap::default();
         let (mut pos, mut nor, mut uvs, mut col) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut uncolored: Vec<Value> = Vec::new();
@@ -728,11 +771,13 @@ impl<'a> Writer<'a> {
                         x
                     })
                 });
+                let uv2 = second.map(|s| s.uvs.get(start + ci).copied().unwrap_or([0.0, 1.0]));
                 let key = (
                     c.position,
                     n.map(f32::to_bits),
                     uv.map(|t| t.map(f64::to_bits)),
                     color.map(|t| t.map(f32::to_bits)),
+                    uv2.map(|t| t.map(f64::to_bits)),
                 );
                 let v = match seen.entry(key) {
                     Entry::Occupied(o) => *o.get(),
@@ -746,6 +791,9 @@ impl<'a> Writer<'a> {
                         if write_uv {
                             let [u, v] = uv.unwrap_or([0.0, 1.0]);
                             uvs.extend([u as f32, (1.0 - v) as f32]);
+                        }
+                        if let Some([u, v]) = uv2 {
+                            uvs2.extend([u as f32, (1.0 - v) as f32]);
                         }
                         if write_color {
                             if color.is_none() {
@@ -803,6 +851,12 @@ impl<'a> Writer<'a> {
                 self.push_floats(&uvs, Type::Vec2, Some(Target::ArrayBuffer), false)?,
             );
         }
+        if second.is_some() {
+            attributes.insert(
+                Valid(Semantic::TexCoords(1)),
+                self.push_floats(&uvs2, Type::Vec2, Some(Target::ArrayBuffer), false)?,
+            );
+        }
         if write_tangent {
             let tangents = tangents(&pos, &nor, &uvs, &indices);
             attributes.insert(
@@ -814,6 +868,29 @@ impl<'a> Writer<'a> {
             attributes.insert(
                 Valid(Semantic::Colors(0)),
                 self.push_floats(&col, Type::Vec4, Some(Target::ArrayBuffer), false)?,
+            );
+        }
+        if let Some((_, skin)) = self.scene.skin_of(g.mi) {
+            let mut joints = Vec::with_capacity(source_index.len() * 4);
+            let mut weights = Vec::with_capacity(source_index.len() * 4);
+            for &s in &source_index {
+                joints.extend(
+                    skin.vertex_joints
+                        .get(s as usize)
+                        .copied()
+                        .unwrap_or([0; 4]),
+                );
+                weights.extend(
+                    skin.vertex_weights
+                        .get(s as usize)
+                        .copied()
+                        .unwrap_or([1.0, 0.0, 0.0, 0.0]),
+                );
+            }
+            attributes.insert(Valid(Semantic::Joints(0)), self.push_joints(&joints)?);
+            attributes.insert(
+                Valid(Semantic::Weights(0)),
+                self.push_floats(&weights, Type::Vec4, Some(Target::ArrayBuffer), false)?,
             );
         }
         let indices = self.push_indices(&indices, vertex_count)?;
@@ -1242,7 +1319,12 @@ impl<'a> Writer<'a> {
                 rotation: None,
                 scale: None,
                 translation: None,
-                skin: None,
+                skin: n
+                    .mesh
+                    .filter(|&m| self.meshes.get(m).copied().flatten().is_some())
+                    .and_then(|m| scene.skin_of(m))
+                    .and_then(|(k, _)| u32::try_from(k).ok())
+                    .map(json::Index::new),
                 weights: None,
             };
             match n.light.and_then(|l| self.lights.get(l).copied()) {
@@ -1469,6 +1551,104 @@ impl<'a> Writer<'a> {
                     interpolation: Valid(Interpolation::Linear),
                     output,
                 }],
+            });
+        }
+        Ok(())
+    }
+
+    /// Each [`crate::scene::Skin`] with its inverse bind matrices (scene node `i` is glTF
+    /// node `i`: split matrix nodes are appended after all of them).
+    fn write_skins(&mut self) -> Result<()> {
+        let scene = self.scene;
+        for s in &scene.skins {
+            let matrices: Vec<f32> = s
+                .inverse_bind_matrices
+                .iter()
+                .flatten()
+                .map(|&v| v as f32)
+                .collect();
+            let ibm = self.push_floats(&matrices, Type::Mat4, None, false)?;
+            let joints = s
+                .joints
+                .iter()
+                .map(|&j| u32::try_from(j).map(json::Index::new))
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(|_| self.too_big("joints"))?;
+            self.root.skins.push(json::Skin {
+                extensions: None,
+                extras: None,
+                inverse_bind_matrices: Some(ibm),
+                joints,
+                name: s.name.clone(),
+                skeleton: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Each [`crate::scene::JointAnimation`]: a translation and a rotation channel per track,
+    /// one key per frame, linear in between.
+    fn write_joint_animations(&mut self) -> Result<()> {
+        use json::animation::{Channel, Interpolation, Property, Sampler, Target as AnimTarget};
+        let scene = self.scene;
+        for a in &scene.joint_animations {
+            let keys = a.tracks.first().map_or(0, |t| t.translations.len());
+            let times: Vec<f32> = (0..keys)
+                .map(|k| (k as f64 * a.seconds_per_frame) as f32)
+                .collect();
+            let input = self.push_floats(&times, Type::Scalar, None, true)?;
+            let mut channels = Vec::with_capacity(a.tracks.len() * 2);
+            let mut samplers = Vec::with_capacity(a.tracks.len() * 2);
+            for track in &a.tracks {
+                let node = u32::try_from(track.node).map_err(|_| self.too_big("nodes"))?;
+                let translations: Vec<f32> = track
+                    .translations
+                    .iter()
+                    .flatten()
+                    .map(|&v| v as f32)
+                    .collect();
+                let rotations: Vec<f32> = track
+                    .rotations
+                    .iter()
+                    .flat_map(|&q| unit_quat(q))
+                    .map(|v| v as f32)
+                    .collect();
+                for (data, kind, path) in [
+                    (translations, Type::Vec3, Property::Translation),
+                    (rotations, Type::Vec4, Property::Rotation),
+                ] {
+                    let output = self.push_floats(&data, kind, None, false)?;
+                    let sampler =
+                        u32::try_from(samplers.len()).map_err(|_| self.too_big("samplers"))?;
+                    samplers.push(Sampler {
+                        extensions: None,
+                        extras: None,
+                        input,
+                        interpolation: Valid(Interpolation::Linear),
+                        output,
+                    });
+                    channels.push(Channel {
+                        sampler: json::Index::new(sampler),
+                        target: AnimTarget {
+                            extensions: None,
+                            extras: None,
+                            node: json::Index::new(node),
+                            path: Valid(path),
+                        },
+                        extensions: None,
+                        extras: None,
+                    });
+                }
+            }
+            if channels.is_empty() {
+                continue;
+            }
+            self.root.animations.push(json::Animation {
+                extensions: None,
+                extras: None,
+                channels,
+                name: a.name.clone(),
+                samplers,
             });
         }
         Ok(())

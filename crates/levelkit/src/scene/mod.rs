@@ -73,6 +73,18 @@ pub struct Scene {
     /// Animations that show a mesh's morph targets one after another.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub morph_animations: Vec<MorphAnimation>,
+    /// Skins: joints that deform a mesh's positions (at most one skin per mesh).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skins: Vec<Skin>,
+    /// Keyframed animations of joint nodes (a skeleton's poses, one key per frame).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joint_animations: Vec<JointAnimation>,
+    /// Second texture coordinate sets of meshes (lightmap coordinates), at most one per mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub second_uvs: Vec<SecondUvs>,
+    /// Lightmaps of materials: a texture sampled with the mesh's [`SecondUvs`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lightmaps: Vec<MaterialLightmap>,
     /// Scene-wide fields (background colour, fog, ambient light, source format settings).
     #[serde(default)]
     pub extras: Extras,
@@ -589,7 +601,89 @@ pub struct MorphAnimation {
     pub seconds_per_frame: f64,
 }
 
+/// A skin: joint nodes that deform the positions of one mesh. Every node showing that mesh
+/// is drawn skinned, so such a node should be a root without a transform (glTF ignores the
+/// transform of a skinned mesh's node and its parents).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Skin {
+    /// Its name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The mesh it deforms.
+    pub mesh: usize,
+    /// The joint nodes.
+    pub joints: Vec<usize>,
+    /// One matrix per joint (column-major, glTF's layout): from mesh space to the joint's
+    /// space in the bind pose.
+    pub inverse_bind_matrices: Vec<[f64; 16]>,
+    /// Per mesh position: four indices into [`Skin::joints`].
+    pub vertex_joints: Vec<[u16; 4]>,
+    /// Per mesh position: the four joints' weights (summing to 1).
+    pub vertex_weights: Vec<[f32; 4]>,
+}
+
+/// Poses of joint nodes, one key per frame, linear in between.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JointAnimation {
+    /// Its name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Seconds between two keys.
+    pub seconds_per_frame: f64,
+    /// One track per animated node.
+    pub tracks: Vec<JointTrack>,
+}
+
+/// The keys of one node: its local translation and rotation at each frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JointTrack {
+    /// The node.
+    pub node: usize,
+    /// Translation per key.
+    pub translations: Vec<[f64; 3]>,
+    /// Unit quaternion `[x, y, z, w]` per key.
+    pub rotations: Vec<[f64; 4]>,
+}
+
+/// A second texture coordinate set of one mesh (lightmap coordinates): one per corner of the
+/// mesh's faces, in face and corner order, V up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecondUvs {
+    /// The mesh.
+    pub mesh: usize,
+    /// One per corner.
+    pub uvs: Vec<[f64; 2]>,
+}
+
+/// A material's lightmap: baked light multiplied onto the surface, sampled with the mesh's
+/// [`SecondUvs`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MaterialLightmap {
+    /// The material.
+    pub material: usize,
+    /// The lightmap texture.
+    pub texture: usize,
+}
+
 impl Scene {
+    /// The second UV set of mesh `mesh`, if it has one.
+    pub fn second_uvs_of(&self, mesh: usize) -> Option<&SecondUvs> {
+        self.second_uvs.iter().find(|s| s.mesh == mesh)
+    }
+
+    /// The lightmap texture of material `material`, if it has one.
+    pub fn lightmap_of(&self, material: usize) -> Option<usize> {
+        self.lightmaps
+            .iter()
+            .find(|l| l.material == material)
+            .map(|l| l.texture)
+    }
+
+    /// The skin of mesh `mesh`, if it has one.
+    pub fn skin_of(&self, mesh: usize) -> Option<(usize, &Skin)> {
+        self.skins.iter().enumerate().find(|(_, s)| s.mesh == mesh)
+    }
+
     /// The morph targets of mesh `mesh`, if it has any.
     pub fn morphs_of(&self, mesh: usize) -> Option<&Morphs> {
         self.morphs
@@ -646,6 +740,10 @@ impl Scene {
             animations: Vec::new(),
             morphs: Vec::new(),
             morph_animations: Vec::new(),
+            skins: Vec::new(),
+            joint_animations: Vec::new(),
+            second_uvs: Vec::new(),
+            lightmaps: Vec::new(),
             extras: Extras::new(),
         }
     }
@@ -941,7 +1039,134 @@ impl Scene {
             }
         }
         self.validate_morphs(&mut push);
+        self.validate_skins(&mut push);
+        self.validate_lightmaps(&mut push);
         out
+    }
+
+    fn validate_lightmaps(&self, push: &mut impl FnMut(Severity, String, String)) {
+        for (i, s) in self.second_uvs.iter().enumerate() {
+            let corners = self
+                .meshes
+                .get(s.mesh)
+                .map(|m| m.faces.iter().map(|f| f.corners.len()).sum::<usize>());
+            if corners != Some(s.uvs.len()) || !s.uvs.iter().flatten().all(|v| v.is_finite()) {
+                push(
+                    Severity::Error,
+                    format!("second_uvs[{i}]"),
+                    "needs an existing mesh and one finite UV per corner of its faces".into(),
+                );
+            }
+            if self.second_uvs.iter().take(i).any(|o| o.mesh == s.mesh) {
+                push(
+                    Severity::Error,
+                    format!("second_uvs[{i}].mesh"),
+                    format!("mesh {} already has a second UV set", s.mesh),
+                );
+            }
+        }
+        for (i, l) in self.lightmaps.iter().enumerate() {
+            if l.material >= self.materials.len() || l.texture >= self.textures.len() {
+                push(
+                    Severity::Error,
+                    format!("lightmaps[{i}]"),
+                    "needs an existing material and texture".into(),
+                );
+            }
+        }
+    }
+
+    fn validate_skins(&self, push: &mut impl FnMut(Severity, String, String)) {
+        for (i, s) in self.skins.iter().enumerate() {
+            let at = format!("skins[{i}]");
+            let Some(mesh) = self.meshes.get(s.mesh) else {
+                push(
+                    Severity::Error,
+                    format!("{at}.mesh"),
+                    format!("mesh {} does not exist", s.mesh),
+                );
+                continue;
+            };
+            if self.skins.iter().take(i).any(|o| o.mesh == s.mesh) {
+                push(
+                    Severity::Error,
+                    format!("{at}.mesh"),
+                    format!("mesh {} already has a skin", s.mesh),
+                );
+            }
+            if s.joints.is_empty() || s.joints.iter().any(|&j| j >= self.nodes.len()) {
+                push(
+                    Severity::Error,
+                    format!("{at}.joints"),
+                    "needs at least one joint, each an existing node".into(),
+                );
+            }
+            if s.inverse_bind_matrices.len() != s.joints.len()
+                || !s
+                    .inverse_bind_matrices
+                    .iter()
+                    .flatten()
+                    .all(|v| v.is_finite())
+            {
+                push(
+                    Severity::Error,
+                    format!("{at}.inverse_bind_matrices"),
+                    "needs one finite matrix per joint".into(),
+                );
+            }
+            let n = mesh.positions.len();
+            let joints = s.joints.len();
+            let weights_ok = s.vertex_weights.iter().all(|w| {
+                let sum: f32 = w.iter().sum();
+                w.iter().all(|&v| v.is_finite() && v >= 0.0) && (sum - 1.0).abs() < 1e-3
+            });
+            if s.vertex_joints.len() != n
+                || s.vertex_weights.len() != n
+                || s.vertex_joints
+                    .iter()
+                    .flatten()
+                    .any(|&j| usize::from(j) >= joints)
+                || !weights_ok
+            {
+                push(
+                    Severity::Error,
+                    format!("{at}.vertex_joints"),
+                    format!(
+                        "needs {n} joint quadruples below {joints} and {n} weight quadruples \
+                         summing to 1, one per mesh position"
+                    ),
+                );
+            }
+        }
+        for (i, a) in self.joint_animations.iter().enumerate() {
+            let at = format!("joint_animations[{i}]");
+            if !(a.seconds_per_frame.is_finite() && a.seconds_per_frame > 0.0) {
+                push(
+                    Severity::Error,
+                    format!("{at}.seconds_per_frame"),
+                    "must be positive and finite".into(),
+                );
+            }
+            let keys = a.tracks.first().map_or(0, |t| t.translations.len());
+            for (t, track) in a.tracks.iter().enumerate() {
+                if track.node >= self.nodes.len()
+                    || keys == 0
+                    || track.translations.len() != keys
+                    || track.rotations.len() != keys
+                    || !track.translations.iter().flatten().all(|v| v.is_finite())
+                    || !track.rotations.iter().flatten().all(|v| v.is_finite())
+                {
+                    push(
+                        Severity::Error,
+                        format!("{at}.tracks[{t}]"),
+                        format!(
+                            "needs an existing node and {keys} finite translations and \
+                             rotations, as many as the first track"
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     fn validate_morphs(&self, push: &mut impl FnMut(Severity, String, String)) {

@@ -216,6 +216,56 @@ fn garbage_never_panics() {
 }
 
 #[test]
+fn corpus_garbage_never_panics_and_allocation_stays_bounded() {
+    let Some(base) = corpus_file() else { return };
+    let mut rng = common::Rng(0x6a7b_4d50);
+    for round in 0..400 {
+        let mut bytes = base.clone();
+        for _ in 0..1 + rng.below(16) {
+            let at = if rng.below(2) == 0 {
+                rng.below(bytes.len().min(256))
+            } else {
+                rng.below(bytes.len())
+            };
+            bytes[at] = rng.next() as u8;
+        }
+        let (result, peak) =
+            common::alloc::peak_during(|| Hmp::read_with(&bytes, &Limits::strict()));
+        assert!(
+            peak <= 64 * bytes.len() + (1 << 20),
+            "round {round}: {peak} bytes allocated"
+        );
+        if let Ok(t) = result {
+            let _ = hmp::to_scene(&t);
+            assert_eq!(t.write().unwrap(), bytes, "round {round}");
+        }
+    }
+}
+
+/// The HMP reader bounds its lists by the bytes left and its header counts by
+/// [`Limits::max_count`] (it keeps no allocation budget: every list it allocates is a copy of
+/// input bytes or smaller): a real terrain whose vertex count is over the limit is refused as
+/// over it, and reads within it.
+#[test]
+fn the_count_limit_refuses_a_terrain_over_it() {
+    let bytes = hmp::samples::terrain(HmpVersion::Hmp7, 4, 4)
+        .write()
+        .unwrap();
+    let tight = Limits {
+        max_count: 15,
+        ..Limits::default()
+    };
+    let e = Hmp::read_with(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(e.to_string().contains("vertex count 16"), "{e}");
+    let enough = Limits {
+        max_count: 16,
+        ..Limits::default()
+    };
+    assert!(Hmp::read_with(&bytes, &enough).is_ok());
+}
+
+#[test]
 fn hostile_counts_are_refused_without_allocating() {
     let base = hmp::samples::terrain(HmpVersion::Hmp7, 4, 4)
         .write()

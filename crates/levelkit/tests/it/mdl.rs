@@ -189,6 +189,105 @@ fn garbage_never_panics_and_allocation_stays_bounded() {
     }
 }
 
+/// The prefixes the corpus sweep reads: every one in the first 4 KiB (headers, skins, the
+/// first records) and the last 1 KiB (frames, deformers, trailers), about 1 500 evenly spaced
+/// between (every prefix of a 400 KiB file is 80 GB of reading in a debug build).
+fn sweep_cuts(len: usize) -> Vec<usize> {
+    let step = (len / 1500).max(1);
+    (0..len)
+        .filter(|&c| c < 4096 || c + 1024 >= len || c % step == 0)
+        .collect()
+}
+
+#[test]
+fn corpus_prefixes_are_errors_never_panics() {
+    let Some(files) = corpus_files() else { return };
+    let mut reads = 0;
+    for f in &files {
+        let n = name(f);
+        let bytes = std::fs::read(f).unwrap();
+        let full = Mdl::read(&bytes).unwrap();
+        let trailer = match &full {
+            Mdl::Classic(c) => c.trailer.len(),
+            Mdl::Mdl7(m) => m.trailer.len(),
+        };
+        for cut in sweep_cuts(bytes.len()) {
+            reads += 1;
+            match Mdl::read(&bytes[..cut]) {
+                Err(e) => assert!(
+                    matches!(e.kind, ErrorKind::Truncated | ErrorKind::Malformed),
+                    "{n} prefix {cut}: {e}"
+                ),
+                Ok(_) => assert!(cut >= bytes.len() - trailer, "{n}: prefix {cut} read"),
+            }
+        }
+    }
+    assert!(reads > 20 * 1500, "{reads}");
+}
+
+#[test]
+fn corpus_garbage_never_panics_and_allocation_stays_bounded() {
+    let Some(files) = corpus_files() else { return };
+    let mut rng = Rng(0x6a7b_0d17);
+    let mut read_back = 0;
+    for f in &files {
+        let n = name(f);
+        let bytes = std::fs::read(f).unwrap();
+        let rounds = if bytes.len() > 64 << 10 { 40 } else { 150 };
+        for round in 0..rounds {
+            let mut b = bytes.clone();
+            for _ in 0..1 + rng.below(16) {
+                // Half the flips in the first 1 KiB, where the counts and sizes are.
+                let at = if rng.below(2) == 0 {
+                    rng.below(b.len().min(1024))
+                } else {
+                    rng.below(b.len())
+                };
+                b[at] = rng.next() as u8;
+            }
+            let (result, peak) = peak_during(|| Mdl::read_with(&b, &Limits::strict()));
+            assert!(
+                peak <= 64 * b.len() + (1 << 20),
+                "{n} round {round}: {peak} bytes allocated for {} bytes",
+                b.len()
+            );
+            if let Ok(m) = result {
+                assert_eq!(m.write().unwrap(), b, "{n} round {round}");
+                let _ = mdl::scene::to_scene(&m);
+                read_back += 1;
+            }
+        }
+    }
+    eprintln!("mdl corpus garbage: {read_back} mutated files still read and wrote back");
+}
+
+/// [`Limits::max_alloc`] is charged as the reader goes: a real model over a small budget is
+/// refused as over the limit, not read and not cut short.
+#[test]
+fn the_allocation_budget_refuses_a_real_model_over_it() {
+    let bytes = samples::mdl7_quad().write().unwrap();
+    let tight = Limits {
+        max_alloc: 64,
+        ..Limits::default()
+    };
+    let e = Mdl::read_with(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(e.to_string().starts_with("mdl"), "{e}");
+    assert!(Mdl::read_with(&bytes, &Limits::strict()).is_ok());
+    // Gigabyte claims in every header count word of the MDL7 sample: refused, little allocated.
+    let base = samples::mdl7_quad().write().unwrap();
+    for at in (4..48).step_by(4) {
+        let mut b = base.clone();
+        b[at..at + 4].copy_from_slice(&0x4000_0000u32.to_le_bytes());
+        let (r, peak) = peak_during(|| Mdl::read(&b));
+        assert!(peak < 1 << 16, "word at {at}: {peak} bytes");
+        if let Ok(m) = r {
+            // Only words that are no count (version, sizes kept as read) may still read.
+            assert_eq!(m.write().unwrap(), b, "word at {at}");
+        }
+    }
+}
+
 #[test]
 fn hostile_counts_are_refused_without_allocating() {
     // Classic: a vertex count of 2^31 - 1 with one frame.
@@ -647,7 +746,8 @@ fn mdl7_scene_has_groups_uvs_morphs_and_keeps_bones() {
         scene.materials[1].extras["external_texture"],
         serde_json::json!("quad.pcx")
     );
-    assert!(warnings.iter().any(|w| w.message.contains("bones")));
+    assert!(!warnings.iter().any(|w| w.message.contains("bones")));
+    assert_eq!(scene.skins.len(), 1);
     // UV (1, 1) v-down is (1, 0) v-up.
     let c = scene.meshes[0].faces[0]
         .corners
@@ -655,6 +755,269 @@ fn mdl7_scene_has_groups_uvs_morphs_and_keeps_bones() {
         .find(|c| c.position == 2)
         .unwrap();
     assert_eq!(c.uv, Some([1.0, 0.0]));
+}
+
+// ---- bones as a glTF skin ----------------------------------------------------------------------
+
+/// Column-major 4x4 product.
+fn mat_mul(a: &[f64; 16], b: &[f64; 16]) -> [f64; 16] {
+    let mut out = [0.0; 16];
+    for c in 0..4 {
+        for r in 0..4 {
+            out[c * 4 + r] = (0..4).map(|k| a[k * 4 + r] * b[c * 4 + k]).sum();
+        }
+    }
+    out
+}
+
+fn trs(t: [f64; 3], q: [f64; 4]) -> [f64; 16] {
+    let [x, y, z, w] = q;
+    [
+        1.0 - 2.0 * (y * y + z * z),
+        2.0 * (x * y + z * w),
+        2.0 * (x * z - y * w),
+        0.0,
+        2.0 * (x * y - z * w),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z + x * w),
+        0.0,
+        2.0 * (x * z + y * w),
+        2.0 * (y * z - x * w),
+        1.0 - 2.0 * (x * x + y * y),
+        0.0,
+        t[0],
+        t[1],
+        t[2],
+        1.0,
+    ]
+}
+
+/// The skinned mesh positions of `skin` at key `key` of `anim`, in model space (z up: the
+/// model root, joint 0, counts as the identity), computed the way glTF viewers do: each
+/// joint's world matrix from the local poses up the node tree, times its inverse bind matrix,
+/// weighted per vertex.
+fn posed(scene: &Scene, skin: &levelkit::scene::Skin, anim: usize, key: usize) -> Vec<[f64; 3]> {
+    let root = skin.joints[0];
+    let mut parent = vec![None; scene.nodes.len()];
+    for (i, n) in scene.nodes.iter().enumerate() {
+        for &c in &n.children {
+            parent[c] = Some(i);
+        }
+    }
+    let local = |node: usize| -> [f64; 16] {
+        if node == root {
+            return trs([0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+        }
+        if let Some(t) = scene.joint_animations[anim]
+            .tracks
+            .iter()
+            .find(|t| t.node == node)
+        {
+            return trs(t.translations[key], t.rotations[key]);
+        }
+        match scene.nodes[node].transform {
+            levelkit::scene::Transform::Trs {
+                translation,
+                rotation,
+                ..
+            } => trs(translation, rotation),
+            levelkit::scene::Transform::Matrix(m) => m,
+        }
+    };
+    let world = |mut node: usize| -> [f64; 16] {
+        let mut m = local(node);
+        while node != root {
+            node = parent[node].expect("joints hang under the model root");
+            m = mat_mul(&local(node), &m);
+        }
+        m
+    };
+    let joint: Vec<[f64; 16]> = skin
+        .joints
+        .iter()
+        .zip(&skin.inverse_bind_matrices)
+        .map(|(&j, ibm)| mat_mul(&world(j), ibm))
+        .collect();
+    let mesh = &scene.meshes[skin.mesh];
+    mesh.positions
+        .iter()
+        .enumerate()
+        .map(|(v, p)| {
+            let mut out = [0.0; 3];
+            for (&j, &w) in skin.vertex_joints[v].iter().zip(&skin.vertex_weights[v]) {
+                let m = &joint[usize::from(j)];
+                for (r, o) in out.iter_mut().enumerate() {
+                    *o += f64::from(w)
+                        * (m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Where the file's own frame matrices put a group's vertices (row vectors times the matrix
+/// of the vertex's bone; vertices of bones without a matrix in the frame stay).
+fn file_pose(g: &Group, frame: &Frame7) -> Vec<[f64; 3]> {
+    g.vertices
+        .iter()
+        .map(|v| {
+            let p = v.position.map(f64::from);
+            match frame.transforms.iter().find(|t| t.bone == v.index) {
+                Some(t) => {
+                    let m = t.matrix.map(f64::from);
+                    [0, 1, 2].map(|j| p[0] * m[j] + p[1] * m[4 + j] + p[2] * m[8 + j] + m[12 + j])
+                }
+                None => p,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn mdl7_bones_of_the_sample_become_a_skin() {
+    let model = samples::mdl7_quad();
+    let (scene, warnings) = mdl::scene::to_scene(&model);
+    assert!(
+        !warnings.iter().any(|w| w.message.contains("bones")),
+        "{warnings:?}"
+    );
+    assert_eq!(scene.skins.len(), 1);
+    let skin = &scene.skins[0];
+    assert_eq!(skin.joints.len(), 3, "the model root and two bones");
+    assert_eq!(
+        skin.vertex_joints.iter().map(|j| j[0]).collect::<Vec<_>>(),
+        [1, 1, 2, 2]
+    );
+    // The skinned mesh's node is a root without a transform; the bones hang under the model.
+    let mesh_node = scene
+        .nodes
+        .iter()
+        .position(|n| n.mesh == Some(skin.mesh))
+        .unwrap();
+    assert!(scene.roots.contains(&mesh_node));
+    assert_eq!(
+        scene.nodes[mesh_node].transform,
+        levelkit::scene::Transform::IDENTITY
+    );
+    assert_eq!(scene.nodes[skin.joints[2]].name.as_deref(), Some("tip"));
+    assert!(
+        scene.nodes[skin.joints[1]]
+            .children
+            .contains(&skin.joints[2])
+    );
+    // "wave 1" lifts the tip bone by 2: its vertices move, the root bone's do not.
+    assert_eq!(scene.joint_animations.len(), 1);
+    let Mdl::Mdl7(m) = &model else { unreachable!() };
+    let g = &m.groups[0];
+    let got = posed(&scene, skin, 0, 0);
+    let want = file_pose(g, &g.frames[1]);
+    for (a, b) in got.iter().zip(&want) {
+        for k in 0..3 {
+            assert!((a[k] - b[k]).abs() < 1e-5, "{got:?} != {want:?}");
+        }
+    }
+    assert_eq!(want[2], [8.0, 8.0, 2.0]);
+    assert!(
+        scene
+            .validate()
+            .iter()
+            .all(|w| w.severity != Severity::Error)
+    );
+    // And glTF has the skin, its joints and the attributes.
+    let bytes = glb(&scene);
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).unwrap();
+    assert_eq!(doc["skins"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["skins"][0]["joints"].as_array().unwrap().len(), 3);
+    let ibm = doc["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize;
+    assert_eq!(doc["accessors"][ibm]["type"], "MAT4");
+    let attributes = &doc["meshes"][0]["primitives"][0]["attributes"];
+    assert!(attributes["JOINTS_0"].is_u64() && attributes["WEIGHTS_0"].is_u64());
+    let skinned = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["skin"] == 0)
+        .count();
+    assert_eq!(skinned, 1);
+    assert_eq!(
+        doc["animations"].as_array().unwrap().len(),
+        2,
+        "wave: morph + bones"
+    );
+}
+
+#[test]
+fn mdl7_bones_that_do_not_hold_together_stay_in_extras() {
+    let base = samples::mdl7_quad();
+    type Break = fn(&mut Mdl7);
+    let cases: [(&str, Break); 3] = [
+        ("cycle", |m| m.bones[0].parent = 1),
+        ("does not exist", |m| m.groups[0].vertices[0].index = 9),
+        ("not a rotation", |m| {
+            m.groups[0].frames[1].transforms[0].matrix[0] = 3.0;
+        }),
+    ];
+    for (why, break_it) in cases {
+        let mut model = base.clone();
+        let Mdl::Mdl7(m) = &mut model else {
+            unreachable!()
+        };
+        break_it(m);
+        let (scene, warnings) = mdl::scene::to_scene(&model);
+        assert!(scene.skins.is_empty(), "{why}");
+        assert!(scene.joint_animations.is_empty(), "{why}");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.message.contains("not made a glTF skin") && w.message.contains(why)),
+            "{why}: {warnings:?}"
+        );
+        assert_eq!(scene.extras["bones"].as_array().unwrap().len(), 2);
+        // Today's output: the mesh under the model root, its frames' matrices counted.
+        let mesh_node = scene.nodes.iter().position(|n| n.mesh == Some(0)).unwrap();
+        assert!(!scene.roots.contains(&mesh_node), "{why}");
+        assert!(
+            scene.nodes[mesh_node].extras.contains_key("bone_frames"),
+            "{why}"
+        );
+    }
+}
+
+#[test]
+fn corpus_player_skin_poses_every_frame_as_the_file_does() {
+    let Some(files) = corpus_files() else { return };
+    let f = files.iter().find(|f| name(f) == "mdl7-player.mdl").unwrap();
+    let model = Mdl::read(&std::fs::read(f).unwrap()).unwrap();
+    let (scene, warnings) = mdl::scene::to_scene(&model);
+    assert!(
+        !warnings.iter().any(|w| w.message.contains("bones")),
+        "{warnings:?}"
+    );
+    assert_eq!(scene.skins.len(), 1);
+    let skin = &scene.skins[0];
+    assert_eq!(skin.joints.len(), 18, "17 bones and the model root");
+    let Mdl::Mdl7(m) = &model else { unreachable!() };
+    let g = &m.groups[0];
+    // All 40 frames are "walk 0".."walk 39": one animation, 17 tracks of 40 keys.
+    assert_eq!(scene.joint_animations.len(), 1);
+    assert_eq!(scene.joint_animations[0].name.as_deref(), Some("walk"));
+    assert_eq!(scene.joint_animations[0].tracks.len(), 17);
+    let mut worst = 0.0f64;
+    for (k, frame) in g.frames.iter().enumerate() {
+        let got = posed(&scene, skin, 0, k);
+        let want = file_pose(g, frame);
+        for (a, b) in got.iter().zip(&want) {
+            for i in 0..3 {
+                worst = worst.max((a[i] - b[i]).abs());
+            }
+        }
+    }
+    assert!(
+        worst < 1e-3,
+        "skinned vertices differ from the file's pose by {worst}"
+    );
 }
 
 // ---- the corpus -------------------------------------------------------------------------------

@@ -199,6 +199,7 @@ fn exported_glbs_pass_the_khronos_validator() {
     let mut levels: Vec<(String, Wmb)> = vec![
         ("sample-quad".into(), samples::quad_level()),
         ("sample-square".into(), samples::square_level()),
+        ("sample-lit-quad".into(), samples::lit_quad_level()),
     ];
     for path in wmb_files() {
         levels.push((
@@ -218,7 +219,11 @@ fn exported_glbs_pass_the_khronos_validator() {
 
 #[test]
 fn samples_round_trip() {
-    for level in [samples::quad_level(), samples::square_level()] {
+    for level in [
+        samples::quad_level(),
+        samples::square_level(),
+        samples::lit_quad_level(),
+    ] {
         let bytes = level.write().unwrap();
         let back = wmb::read(&bytes).unwrap();
         assert_eq!(back, level);
@@ -237,6 +242,141 @@ fn samples_round_trip() {
             );
         }
     }
+}
+
+/// The JSON chunk and the binary chunk of a GLB.
+fn glb_parts(bytes: &[u8]) -> (serde_json::Value, &[u8]) {
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let json = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let bin = &bytes[20 + json_len + 8..];
+    (json, bin)
+}
+
+/// The floats of accessor `a` (tightly packed or with a stride).
+fn accessor_floats(doc: &serde_json::Value, bin: &[u8], a: usize, width: usize) -> Vec<f32> {
+    let acc = &doc["accessors"][a];
+    let view = &doc["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + acc["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let stride = view["byteStride"]
+        .as_u64()
+        .map_or(width * 4, |s| s as usize);
+    let count = acc["count"].as_u64().unwrap() as usize;
+    let mut out = Vec::new();
+    for i in 0..count {
+        for k in 0..width {
+            let at = start + i * stride + k * 4;
+            out.push(f32::from_le_bytes(bin[at..at + 4].try_into().unwrap()));
+        }
+    }
+    out
+}
+
+/// Synthetic only: no corpus WMB has lit blocks.
+#[test]
+fn lit_blocks_get_a_second_uv_set_and_a_lightmap_texture() {
+    let level = samples::lit_quad_level();
+    let bytes = level.write().unwrap();
+    assert_eq!(wmb::read(&bytes).unwrap(), level);
+    let pages = view::lightmap_pages(&level).unwrap();
+    assert_eq!(pages.len(), 1);
+    assert_eq!(pages[0].size, 256);
+    assert_eq!(&pages[0].pixels[3 * (256 * 2 + 5)..][..3], [5, 2, 64]);
+
+    let (scene, warnings) = level.to_scene().unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(scene.second_uvs.len(), 1);
+    let block = scene.second_uvs[0].mesh;
+    assert_eq!(scene.meshes[block].name.as_deref(), Some("block 0"));
+    // Triangles (0 2 1) and (0 3 2), turned: corners 1 2 0 and 2 3 0.
+    let su: Vec<[f64; 2]> = scene.second_uvs[0].uvs.clone();
+    assert_eq!(
+        su,
+        [
+            [0.75, 0.75],
+            [0.75, 0.25],
+            [0.25, 0.75],
+            [0.75, 0.25],
+            [0.25, 0.25],
+            [0.25, 0.75]
+        ]
+    );
+    assert_eq!(scene.lightmaps.len(), 1);
+    let lm = scene.lightmaps[0];
+    assert_eq!(
+        scene.materials[lm.material].name.as_deref(),
+        Some("checker + lightmap 0")
+    );
+    assert!(
+        scene.meshes[block]
+            .faces
+            .iter()
+            .all(|f| f.material == Some(lm.material))
+    );
+    match &scene.textures[lm.texture].source {
+        levelkit::scene::TextureSource::Pixels {
+            width,
+            height,
+            channels,
+            data,
+        } => {
+            assert_eq!((*width, *height, *channels), (256, 256, 3));
+            assert_eq!(data, &pages[0].pixels);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // glTF: TEXCOORD_1 with the lightmap coordinates (V flipped), the page as the material's
+    // occlusion texture on texCoord 1.
+    let glb_bytes = glb(&level);
+    let (doc, bin) = glb_parts(&glb_bytes);
+    let prim = &doc["meshes"][0]["primitives"][0];
+    let uv1 = accessor_floats(
+        &doc,
+        bin,
+        prim["attributes"]["TEXCOORD_1"].as_u64().unwrap() as usize,
+        2,
+    );
+    let uv0 = accessor_floats(
+        &doc,
+        bin,
+        prim["attributes"]["TEXCOORD_0"].as_u64().unwrap() as usize,
+        2,
+    );
+    assert_eq!(uv1.len(), uv0.len());
+    assert!(uv1.iter().all(|&v| v == 0.25 || v == 0.75), "{uv1:?}");
+    assert!(uv0.iter().all(|&v| v == 0.0 || v == 1.0), "{uv0:?}");
+    let material = &doc["materials"][prim["material"].as_u64().unwrap() as usize];
+    assert_eq!(material["occlusionTexture"]["texCoord"], 1);
+    assert_eq!(material["extras"]["levelkit_lightmap"], true);
+    assert!(material["pbrMetallicRoughness"]["baseColorTexture"].is_object());
+
+    // The unlit quad (same block, no lightmaps list) has neither.
+    let (plain, _) = samples::quad_level().to_scene().unwrap();
+    assert!(plain.second_uvs.is_empty() && plain.lightmaps.is_empty());
+}
+
+#[test]
+fn lightmap_lists_that_are_not_whole_pages_are_reported_not_used() {
+    let mut level = samples::lit_quad_level();
+    for item in &mut level.items {
+        if let Item::List { slot, data } = item
+            && *slot == ListKind::Lightmaps as usize
+        {
+            data.truncate(1000);
+        }
+    }
+    level.settle_layout();
+    let e = view::lightmap_pages(&level).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Malformed);
+    assert!(e.to_string().contains("not a whole number"), "{e}");
+    let (scene, warnings) = level.to_scene().unwrap();
+    assert!(scene.second_uvs.is_empty() && scene.lightmaps.is_empty());
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.message.contains("not a whole number"))
+    );
 }
 
 /// Every prefix of `bytes` is an error or a level that writes back to the prefix; never a panic.
@@ -259,7 +399,12 @@ fn sweep_prefixes(bytes: &[u8], step: usize) -> usize {
                 errors += 1;
             }
         }
-        cut += if cut < 200 { 1 } else { step };
+        // Every prefix in the header and first lists and in the last KiB; `step` between.
+        cut += if cut < 4096 || cut + 1024 >= bytes.len() {
+            1
+        } else {
+            step
+        };
     }
     errors
 }
@@ -378,6 +523,20 @@ fn counts_that_claim_gigabytes_are_refused_without_allocating() {
     let (result, alloc) = common::alloc::peak_during(|| view::objects(&level));
     assert_eq!(result.unwrap_err().kind, ErrorKind::Truncated);
     assert!(alloc < 1 << 20, "{alloc} bytes allocated");
+}
+
+/// [`Limits::max_alloc`] is charged as the reader goes: a real level over a small budget is
+/// refused as over the limit.
+#[test]
+fn the_allocation_budget_refuses_a_level_over_it() {
+    let bytes = samples::lit_quad_level().write().unwrap();
+    let tight = Limits {
+        max_alloc: 1024,
+        ..Limits::default()
+    };
+    let e = wmb::read_with(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(wmb::read_with(&bytes, &Limits::strict()).is_ok());
 }
 
 #[test]

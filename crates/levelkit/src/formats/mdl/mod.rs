@@ -39,7 +39,14 @@
 //! JSON; the step to the common 3D model (see [`scene`]). Not supported: MDL7 record sizes
 //! other than those MED writes (refused as unsupported); 8-bit skins are shown as grey (the
 //! palette is Quake's `palette.lmp`, not in the file); DDS skins are kept but not decoded; MDL7
-//! bones are kept but not exported as a glTF skin.
+//! deformers (A7's several weighted bones per vertex) are kept but not used: the glTF skin
+//! binds each vertex to the one bone its `index` names (see [`scene`]).
+//!
+//! MDL7 bones, as the corpus shows them (`mdl7-player.mdl`): a bone's position is relative to
+//! its parent's (summed down the tree they land on the vertices bound to them); a frame's bone
+//! matrix takes a rest-pose vertex to its place in that frame (row vector times the matrix,
+//! the translation in the last row), so its translation is `p − p·R` for the bone's absolute
+//! position `p`. assimp's loader treats the position as absolute and reads no deformers.
 //!
 //! ```
 //! use levelkit::formats::mdl;

@@ -63,6 +63,27 @@ fn count(r: &ByteReader<'_>, budget: &Budget, n: i64, size: u64, what: &str) -> 
     Ok(n)
 }
 
+/// `n` declared records of `size` bytes each, read by `item`: the count is checked against
+/// the limits and the bytes left ([`count`]) and the list's memory charged ([`charge`]) before
+/// anything is allocated. `what` names one record, `list` the whole list.
+fn records<'a, T>(
+    r: &mut ByteReader<'a>,
+    budget: &mut Budget,
+    n: i64,
+    size: u64,
+    what: &str,
+    list: &str,
+    mut item: impl FnMut(&mut ByteReader<'a>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let n = count(r, budget, n, size, what)?;
+    charge::<T>(r, budget, n, list)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(item(r)?);
+    }
+    Ok(out)
+}
+
 /// Charge the memory of `n` items of `T`.
 fn charge<T>(r: &ByteReader<'_>, budget: &mut Budget, n: usize, what: &str) -> Result<()> {
     budget.charge(
@@ -247,26 +268,36 @@ fn read_texcoords(
     budget: &mut Budget,
 ) -> Result<TexCoords> {
     if version.quake_layout() {
-        let n = count(r, budget, header.num_verts.into(), 12, "texture coordinate")?;
-        charge::<QuakeTexCoord>(r, budget, n, "texture coordinates")?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(QuakeTexCoord {
-                on_seam: r.i32_le("on-seam flag")?,
-                s: r.i32_le("s")?,
-                t: r.i32_le("t")?,
-            });
-        }
+        let out = records::<QuakeTexCoord>(
+            r,
+            budget,
+            header.num_verts.into(),
+            12,
+            "texture coordinate",
+            "texture coordinates",
+            |r| {
+                Ok(QuakeTexCoord {
+                    on_seam: r.i32_le("on-seam flag")?,
+                    s: r.i32_le("s")?,
+                    t: r.i32_le("t")?,
+                })
+            },
+        )?;
         Ok(TexCoords::Quake(out))
     } else {
-        let n = count(r, budget, header.sync_type.into(), 4, "skin vertex")?;
-        charge::<[i16; 2]>(r, budget, n, "skin vertices")?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            let u = i16::from_le_bytes(r.array("u")?);
-            let v = i16::from_le_bytes(r.array("v")?);
-            out.push([u, v]);
-        }
+        let out = records::<[i16; 2]>(
+            r,
+            budget,
+            header.sync_type.into(),
+            4,
+            "skin vertex",
+            "skin vertices",
+            |r| {
+                let u = i16::from_le_bytes(r.array("u")?);
+                let v = i16::from_le_bytes(r.array("v")?);
+                Ok([u, v])
+            },
+        )?;
         Ok(TexCoords::Skin(out))
     }
 }
@@ -278,34 +309,29 @@ fn read_triangles(
     budget: &mut Budget,
 ) -> Result<Triangles> {
     if version.quake_layout() {
-        let n = count(r, budget, n.into(), 16, "triangle")?;
-        charge::<QuakeTriangle>(r, budget, n, "triangles")?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(QuakeTriangle {
-                faces_front: r.i32_le("faces-front flag")?,
-                vertices: [
-                    r.i32_le("vertex")?,
-                    r.i32_le("vertex")?,
-                    r.i32_le("vertex")?,
-                ],
-            });
-        }
+        let out =
+            records::<QuakeTriangle>(r, budget, n.into(), 16, "triangle", "triangles", |r| {
+                Ok(QuakeTriangle {
+                    faces_front: r.i32_le("faces-front flag")?,
+                    vertices: [
+                        r.i32_le("vertex")?,
+                        r.i32_le("vertex")?,
+                        r.i32_le("vertex")?,
+                    ],
+                })
+            })?;
         Ok(Triangles::Quake(out))
     } else {
-        let n = count(r, budget, n.into(), 12, "triangle")?;
-        charge::<SkinTriangle>(r, budget, n, "triangles")?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(SkinTriangle {
+        let out = records::<SkinTriangle>(r, budget, n.into(), 12, "triangle", "triangles", |r| {
+            Ok(SkinTriangle {
                 vertices: [
                     r.u16_le("vertex")?,
                     r.u16_le("vertex")?,
                     r.u16_le("vertex")?,
                 ],
                 uvs: [r.u16_le("uv")?, r.u16_le("uv")?, r.u16_le("uv")?],
-            });
-        }
+            })
+        })?;
         Ok(Triangles::Skin(out))
     }
 }
@@ -442,12 +468,15 @@ fn read_mdl7(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<Mdl7> {
         frame: r.u16_le("frame size")?,
     };
     check_sizes(r, &sizes)?;
-    let n = count(r, budget, n_bones.into(), sizes.bone.into(), "bone")?;
-    charge::<Bone>(r, budget, n, "bones")?;
-    let mut bones = Vec::with_capacity(n);
-    for _ in 0..n {
-        bones.push(read_bone(r, &sizes)?);
-    }
+    let bones = records::<Bone>(
+        r,
+        budget,
+        n_bones.into(),
+        sizes.bone.into(),
+        "bone",
+        "bones",
+        |r| read_bone(r, &sizes),
+    )?;
     let n = count(r, budget, n_groups.into(), GROUP_HEADER as u64, "group")?;
     let mut groups = Vec::with_capacity(n);
     for i in 0..n {
@@ -546,32 +575,35 @@ fn read_group(r: &mut ByteReader<'_>, sizes: &StructSizes, budget: &mut Budget) 
         skins.push(read_skin7(r, budget).map_err(|e| e.in_path(format!("skins[{i}]")))?);
     }
 
-    let n = count(r, budget, n_uvs.into(), sizes.skin_point.into(), "uv")?;
-    charge::<[f32; 2]>(r, budget, n, "uvs")?;
-    let mut uvs = Vec::with_capacity(n);
-    for _ in 0..n {
-        uvs.push([r.f32_le("u")?, r.f32_le("v")?]);
-    }
+    let uvs = records::<[f32; 2]>(
+        r,
+        budget,
+        n_uvs.into(),
+        sizes.skin_point.into(),
+        "uv",
+        "uvs",
+        |r| Ok([r.f32_le("u")?, r.f32_le("v")?]),
+    )?;
 
-    let n = count(r, budget, n_tris.into(), sizes.triangle.into(), "triangle")?;
-    charge::<Triangle7>(r, budget, n, "triangles")?;
-    let mut triangles = Vec::with_capacity(n);
-    for _ in 0..n {
-        triangles.push(read_triangle7(r, sizes.triangle)?);
-    }
+    let triangles = records::<Triangle7>(
+        r,
+        budget,
+        n_tris.into(),
+        sizes.triangle.into(),
+        "triangle",
+        "triangles",
+        |r| read_triangle7(r, sizes.triangle),
+    )?;
 
-    let n = count(
+    let vertices = records::<Vertex7>(
         r,
         budget,
         n_verts.into(),
         sizes.main_vertex.into(),
         "vertex",
+        "vertices",
+        |r| read_vertex7(r, sizes.main_vertex),
     )?;
-    charge::<Vertex7>(r, budget, n, "vertices")?;
-    let mut vertices = Vec::with_capacity(n);
-    for _ in 0..n {
-        vertices.push(read_vertex7(r, sizes.main_vertex)?);
-    }
 
     let n = count(r, budget, n_frames.into(), sizes.frame.into(), "frame")?;
     let mut frames = Vec::with_capacity(n);
@@ -738,18 +770,15 @@ fn read_frame7(r: &mut ByteReader<'_>, sizes: &StructSizes, budget: &mut Budget)
     let name = r.array("frame name")?;
     let n_verts = r.u32_le("frame vertex count")?;
     let n_mats = r.u32_le("frame matrix count")?;
-    let n = count(
+    let vertices = records::<Vertex7>(
         r,
         budget,
         n_verts.into(),
         sizes.frame_vertex.into(),
         "frame vertex",
+        "frame vertices",
+        |r| read_vertex7(r, sizes.frame_vertex),
     )?;
-    charge::<Vertex7>(r, budget, n, "frame vertices")?;
-    let mut vertices = Vec::with_capacity(n);
-    for _ in 0..n {
-        vertices.push(read_vertex7(r, sizes.frame_vertex)?);
-    }
     let n = count(
         r,
         budget,

@@ -14,17 +14,26 @@
 //! * The classic base pose is the first frame; with more than one frame, every frame is a
 //!   morph target. MDL7 frames that move vertices are morph targets over the group's
 //!   vertices. Frames are shown at 10 per second (Quake's model frame rate).
-//! * MDL7 bones and bone-matrix frames are not made into a glTF skin yet: they are kept in the
-//!   scene's `extras.bones` and each mesh's `extras.bone_frames`, with a warning.
+//! * MDL7 bones become a skin (see [`check_bones`] for when): a joint node per bone in their
+//!   hierarchy under the model root, at the bone's position relative to its parent's; each
+//!   vertex bound with weight 1 to the bone its `index` names (vertices with none to the
+//!   model root); the inverse bind matrices are the bones' absolute rest positions negated.
+//!   The skinned mesh's node is a root of its own (glTF ignores a skinned mesh's own
+//!   transform). Frames with bone matrices become joint animations, one per frame-name
+//!   group. The deformers' weights (A7's several bones per vertex) are kept in the model, not
+//!   used. The bones are also listed in the scene's `extras.bones`. When the bones do not
+//!   hold together, a warning says why and the mesh is exported unskinned with its frames'
+//!   matrix counts in `extras.bone_frames`.
 
 use serde_json::{Value, json};
 
 use super::model::*;
 use crate::error::{Location, Warning};
 use crate::registry::Format;
+use crate::scene::transform::decompose;
 use crate::scene::{
-    Corner, Extras, Face, Material, Mesh, MorphAnimation, MorphTarget, Morphs, Node, Scene,
-    Texture, TextureSource, Transform,
+    Corner, Extras, Face, JointAnimation, JointTrack, Material, Mesh, MorphAnimation, MorphTarget,
+    Morphs, Node, Scene, Skin as SceneSkin, Texture, TextureSource, Transform,
 };
 
 const F: Format = Format::Mdl;
@@ -69,7 +78,7 @@ pub fn animation_name(frame: &str) -> &str {
 /// with the same animation name.
 fn add_mesh(
     scene: &mut Scene,
-    root: usize,
+    root: Option<usize>,
     mesh: Mesh,
     frames: Vec<(String, Vec<[f64; 3]>)>,
     extras: Extras,
@@ -84,7 +93,7 @@ fn add_mesh(
         extras,
         ..Node::default()
     });
-    if let Some(r) = scene.nodes.get_mut(root) {
+    if let Some(r) = root.and_then(|r| scene.nodes.get_mut(r)) {
         r.children.push(node);
     }
     if frames.len() > 1 {
@@ -275,7 +284,7 @@ fn classic(scene: &mut Scene, root: usize, c: &Classic, warnings: &mut Vec<Warni
     let mut extras = Extras::new();
     extras.insert("version".into(), json!(format!("{:?}", c.version)));
     extras.insert("flags".into(), json!(h.flags));
-    add_mesh(scene, root, mesh, frames, extras);
+    add_mesh(scene, Some(root), mesh, frames, extras);
 }
 
 /// The first skin as a texture, and its size (MDL5 skins have their own).
@@ -388,7 +397,9 @@ fn decode(
 // ---- MDL7 ------------------------------------------------------------------------------------
 
 fn mdl7(scene: &mut Scene, root: usize, m: &Mdl7, warnings: &mut Vec<Warning>) {
-    if !m.bones.is_empty() {
+    let skeleton = if m.bones.is_empty() {
+        None
+    } else {
         let bones: Vec<Value> = m
             .bones
             .iter()
@@ -401,20 +412,283 @@ fn mdl7(scene: &mut Scene, root: usize, m: &Mdl7, warnings: &mut Vec<Warning>) {
             })
             .collect();
         scene.extras.insert("bones".into(), Value::Array(bones));
-        warnings.push(warn(
-            "bones",
-            format!(
-                "{} bones are kept in extras.bones; bone animation is not exported as a glTF skin yet",
-                m.bones.len()
-            ),
-        ));
-    }
+        match check_bones(m) {
+            Ok(absolute) => Some(add_skeleton(scene, root, m, absolute)),
+            Err(why) => {
+                warnings.push(warn(
+                    "bones",
+                    format!(
+                        "{} bones are kept in extras.bones but not made a glTF skin: {why}",
+                        m.bones.len()
+                    ),
+                ));
+                None
+            }
+        }
+    };
     for (gi, g) in m.groups.iter().enumerate() {
-        group(scene, root, gi, g, warnings);
+        let skinned = group(scene, root, gi, g, skeleton.as_ref(), warnings);
+        if let (true, Some(skeleton)) = (skinned, &skeleton) {
+            bone_animations(scene, m, g, skeleton);
+        }
     }
 }
 
-fn group(scene: &mut Scene, root: usize, gi: usize, g: &Group, warnings: &mut Vec<Warning>) {
+/// The joint nodes of the bones, and each bone's absolute rest position.
+struct Skeleton {
+    /// The model root first (the joint of vertices with no bone), then one node per bone.
+    joints: Vec<usize>,
+    /// Bone rest positions in model space.
+    absolute: Vec<[f64; 3]>,
+}
+
+/// Whether the bones can be a skin: parents exist and form no cycle, every per-vertex bone
+/// index and every frame matrix names a bone, and every frame matrix is a rotation and a
+/// translation. Returns the bones' absolute rest positions (a bone's position is relative to
+/// its parent's: summed down the tree they land on the vertices they move in
+/// `mdl7-player.mdl`).
+fn check_bones(m: &Mdl7) -> Result<Vec<[f64; 3]>, String> {
+    let n = m.bones.len();
+    let mut absolute: Vec<Option<[f64; 3]>> = vec![None; n];
+    for start in 0..n {
+        // Walk up to a bone with a known position or the top; more than n steps is a cycle.
+        let mut chain = Vec::new();
+        let mut at = start;
+        loop {
+            if absolute.get(at).copied().flatten().is_some() {
+                break;
+            }
+            if chain.len() > n {
+                return Err(format!("bone {start}'s parents form a cycle"));
+            }
+            chain.push(at);
+            let parent = m.bones.get(at).map_or(0xffff, |b| b.parent);
+            if parent == 0xffff {
+                break;
+            }
+            if usize::from(parent) >= n {
+                return Err(format!("bone {at}'s parent {parent} does not exist"));
+            }
+            at = usize::from(parent);
+        }
+        for &b in chain.iter().rev() {
+            let Some(bone) = m.bones.get(b) else { continue };
+            let base = match bone.parent {
+                0xffff => [0.0; 3],
+                p => absolute
+                    .get(usize::from(p))
+                    .copied()
+                    .flatten()
+                    .unwrap_or([0.0; 3]),
+            };
+            let p = bone.position.map(f64::from);
+            if !p.iter().all(|v| v.is_finite()) {
+                return Err(format!("bone {b}'s position is not finite"));
+            }
+            if let Some(slot) = absolute.get_mut(b) {
+                *slot = Some([base[0] + p[0], base[1] + p[1], base[2] + p[2]]);
+            }
+        }
+    }
+    for (gi, g) in m.groups.iter().enumerate() {
+        if let Some(v) = g
+            .vertices
+            .iter()
+            .position(|v| v.index != 0xffff && usize::from(v.index) >= n)
+        {
+            return Err(format!(
+                "groups[{gi}].vertices[{v}] names a bone that does not exist"
+            ));
+        }
+        for (fi, f) in g.frames.iter().enumerate() {
+            for t in &f.transforms {
+                if usize::from(t.bone) >= n {
+                    return Err(format!(
+                        "groups[{gi}].frames[{fi}] moves bone {}, which does not exist",
+                        t.bone
+                    ));
+                }
+                let matrix = t.matrix.map(f64::from);
+                match decompose(&matrix) {
+                    Some((_, _, s)) if s.iter().all(|v| (v - 1.0).abs() < 1e-3) => {}
+                    _ => {
+                        return Err(format!(
+                            "groups[{gi}].frames[{fi}]'s matrix of bone {} is not a rotation \
+                             and a translation",
+                            t.bone
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(absolute
+        .into_iter()
+        .map(|p| p.unwrap_or([0.0; 3]))
+        .collect())
+}
+
+/// A node per bone, in their hierarchy under the model root, at their rest positions.
+fn add_skeleton(scene: &mut Scene, root: usize, m: &Mdl7, absolute: Vec<[f64; 3]>) -> Skeleton {
+    let first = scene.nodes.len();
+    let mut joints = vec![root];
+    for (i, b) in m.bones.iter().enumerate() {
+        let node = first + i;
+        let mut extras = Extras::new();
+        extras.insert("bone".into(), json!(i));
+        scene.nodes.push(Node {
+            name: Some(match name_text(&b.name) {
+                s if s.is_empty() => format!("bone {i}"),
+                s => s,
+            }),
+            transform: Transform::Trs {
+                translation: b.position.map(f64::from),
+                rotation: [0.0, 0.0, 0.0, 1.0],
+                scale: [1.0; 3],
+            },
+            extras,
+            ..Node::default()
+        });
+        joints.push(node);
+    }
+    for (i, b) in m.bones.iter().enumerate() {
+        let parent = match b.parent {
+            0xffff => root,
+            p => first + usize::from(p),
+        };
+        if let Some(p) = scene.nodes.get_mut(parent) {
+            p.children.push(first + i);
+        }
+    }
+    Skeleton { joints, absolute }
+}
+
+/// The skin of a group whose vertices name bones: each vertex bound with weight 1 to its
+/// bone (vertices with none to the model root, so they keep their rest position).
+fn skin(mesh: usize, g: &Group, skeleton: &Skeleton) -> SceneSkin {
+    let mut inverse_bind_matrices = vec![IDENTITY];
+    for p in &skeleton.absolute {
+        inverse_bind_matrices.push(translation(p.map(|v| -v)));
+    }
+    SceneSkin {
+        name: None,
+        mesh,
+        joints: skeleton.joints.clone(),
+        inverse_bind_matrices,
+        vertex_joints: g
+            .vertices
+            .iter()
+            .map(|v| match v.index {
+                0xffff => [0; 4],
+                b => [b.saturating_add(1), 0, 0, 0],
+            })
+            .collect(),
+        vertex_weights: vec![[1.0, 0.0, 0.0, 0.0]; g.vertices.len()],
+    }
+}
+
+const IDENTITY: [f64; 16] = [
+    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+];
+
+fn translation(t: [f64; 3]) -> [f64; 16] {
+    let mut m = IDENTITY;
+    m[12] = t[0];
+    m[13] = t[1];
+    m[14] = t[2];
+    m
+}
+
+/// Element at column `c`, row `r` of a column-major matrix.
+fn at(m: &[f64; 16], c: usize, r: usize) -> f64 {
+    m.get(c * 4 + r).copied().unwrap_or(0.0)
+}
+
+/// `a * b`, column-major.
+fn mul(a: &[f64; 16], b: &[f64; 16]) -> [f64; 16] {
+    std::array::from_fn(|i| (0..4).map(|k| at(a, k, i % 4) * at(b, i / 4, k)).sum())
+}
+
+/// Inverse of a rotation-and-translation matrix (column-major): the transposed rotation, and
+/// the translation turned back by it.
+fn rigid_inverse(m: &[f64; 16]) -> [f64; 16] {
+    std::array::from_fn(|i| match (i / 4, i % 4) {
+        (3, 3) => 1.0,
+        (3, r) => -(0..3).map(|k| at(m, r, k) * at(m, 3, k)).sum::<f64>(),
+        (_, 3) => 0.0,
+        (c, r) => at(m, r, c),
+    })
+}
+
+/// The bones' local poses in every frame of `g` that has bone matrices, as joint animations
+/// (one per run of frame names). A frame's matrix of a bone takes rest-pose model space to
+/// the frame's (row vectors, the translation in the last row: read column-major it is the
+/// glTF matrix as it stands); the bone's world matrix is that times its rest placement,
+/// and its local pose that relative to its parent's world matrix.
+fn bone_animations(scene: &mut Scene, m: &Mdl7, g: &Group, skeleton: &Skeleton) {
+    let n = m.bones.len();
+    let mut runs: Vec<(String, Vec<&Frame7>)> = Vec::new();
+    for f in g.frames.iter().filter(|f| !f.transforms.is_empty()) {
+        let name = name_text(&f.name);
+        let anim = animation_name(&name).to_owned();
+        match runs.last_mut() {
+            Some((last, list)) if *last == anim => list.push(f),
+            _ => runs.push((anim, vec![f])),
+        }
+    }
+    for (name, frames) in runs {
+        let mut tracks: Vec<JointTrack> = (0..n)
+            .filter_map(|b| skeleton.joints.get(b + 1))
+            .map(|&node| JointTrack {
+                node,
+                translations: Vec::with_capacity(frames.len()),
+                rotations: Vec::with_capacity(frames.len()),
+            })
+            .collect();
+        for f in frames {
+            let mut world: Vec<[f64; 16]> =
+                skeleton.absolute.iter().map(|&p| translation(p)).collect();
+            for t in &f.transforms {
+                if let (Some(w), Some(p)) = (
+                    world.get_mut(usize::from(t.bone)),
+                    skeleton.absolute.get(usize::from(t.bone)),
+                ) {
+                    *w = mul(&t.matrix.map(f64::from), &translation(*p));
+                }
+            }
+            for (b, track) in tracks.iter_mut().enumerate() {
+                let own = world.get(b).copied().unwrap_or(IDENTITY);
+                let local = match m.bones.get(b).map(|bone| bone.parent) {
+                    Some(p) if p != 0xffff => {
+                        let parent = world.get(usize::from(p)).copied().unwrap_or(IDENTITY);
+                        mul(&rigid_inverse(&parent), &own)
+                    }
+                    _ => own,
+                };
+                let (t, r) = match decompose(&local) {
+                    Some((t, r, _)) => (t, r),
+                    None => ([local[12], local[13], local[14]], [0.0, 0.0, 0.0, 1.0]),
+                };
+                track.translations.push(t);
+                track.rotations.push(r);
+            }
+        }
+        scene.joint_animations.push(JointAnimation {
+            name: Some(name),
+            seconds_per_frame: SECONDS_PER_FRAME,
+            tracks,
+        });
+    }
+}
+
+fn group(
+    scene: &mut Scene,
+    root: usize,
+    gi: usize,
+    g: &Group,
+    skeleton: Option<&Skeleton>,
+    warnings: &mut Vec<Warning>,
+) -> bool {
     let at = format!("groups[{gi}]");
     let first_material = scene.materials.len();
     for (si, skin) in g.skins.iter().enumerate() {
@@ -535,8 +809,24 @@ fn group(scene: &mut Scene, root: usize, gi: usize, g: &Group, warnings: &mut Ve
     }
     let mut extras = Extras::new();
     extras.insert("group_type".into(), json!(g.kind));
-    if !bone_frames.is_empty() {
-        extras.insert("bone_frames".into(), Value::Array(bone_frames));
+    let bound = g.vertices.iter().any(|v| v.index != 0xffff);
+    match skeleton {
+        Some(skeleton) if bound => {
+            // glTF draws a skinned mesh where its joints put it, ignoring its node's
+            // transform: the node is a root of its own, and the joints carry the model
+            // root's turn upright.
+            let mesh_index = scene.meshes.len();
+            let node = add_mesh(scene, None, mesh, frames, extras);
+            scene.roots.push(node);
+            scene.skins.push(skin(mesh_index, g, skeleton));
+            true
+        }
+        _ => {
+            if !bone_frames.is_empty() {
+                extras.insert("bone_frames".into(), Value::Array(bone_frames));
+            }
+            add_mesh(scene, Some(root), mesh, frames, extras);
+            false
+        }
     }
-    add_mesh(scene, root, mesh, frames, extras);
 }

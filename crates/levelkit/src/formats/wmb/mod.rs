@@ -87,7 +87,10 @@
 //! ordered run of lists and gaps, so `write(read(x)) == x` for every file, whatever the lists
 //! hold; the typed views in [`view`] read the lists' bytes (palette, textures, materials,
 //! objects, WMB2–6 polygons, WMB7 blocks). [`to_scene`] builds geometry with textures and the
-//! objects as nodes. Not done: lightmaps in the scene, WMB7 terrain lightmaps, the BSP tree,
+//! objects as nodes, and WMB7 block lightmaps (pages from [`view::lightmap_pages`]) as a second
+//! UV set with the page as each lit material's lightmap: built from levelkit's own lit sample
+//! only, as no real WMB with lit blocks has been seen. Not done: WMB2–6 per-face lightmaps,
+//! WMB7 terrain lightmaps, the BSP tree,
 //! DDS textures (their entry stays in the bytes; the material goes without an image).
 
 mod codec;

@@ -20,6 +20,21 @@ fn list(slot: ListKind, w: ByteWriter) -> Item {
 /// A WMB7 level: one 2×2 RGB888 texture, one block (a quad of two triangles), a light, an
 /// entity and the level info.
 pub fn quad_level() -> Wmb {
+    quad(false)
+}
+
+/// [`quad_level`] lit: one 256×256 lightmap page (a red ramp left to right, green top to
+/// bottom, blue 64) in the `lightmaps` list, and lightmap coordinates that cover the middle
+/// of the page (0.25–0.75), unlike the texture coordinates (0–1). Made by levelkit: no real
+/// WMB with lit blocks has been seen.
+pub fn lit_quad_level() -> Wmb {
+    quad(true)
+}
+
+/// The side of [`lit_quad_level`]'s lightmap page.
+pub const LIGHTMAP_SIDE: usize = 256;
+
+fn quad(lit: bool) -> Wmb {
     let mut textures = ByteWriter::new();
     textures.put_u32_le(1);
     textures.put_u32_le(8);
@@ -47,7 +62,12 @@ pub fn quad_level() -> Wmb {
         (64.0, 64.0, 1.0, 0.0),
         (-64.0, 64.0, 0.0, 0.0),
     ] {
-        for f in [x, y, 0.0, u, v, u, v] {
+        let (su, sv) = if lit {
+            (0.25 + u / 2.0, 0.25 + v / 2.0)
+        } else {
+            (u, v)
+        };
+        for f in [x, y, 0.0, u, v, su, sv] {
             blocks.put_f32_le(f);
         }
     }
@@ -110,15 +130,25 @@ pub fn quad_level() -> Wmb {
     for _ in 0..4 {
         name(&mut objects, "", 33);
     }
+    let mut items = vec![
+        list(ListKind::Objects, objects),
+        list(ListKind::Blocks, blocks),
+        list(ListKind::Textures, textures),
+    ];
+    if lit {
+        let mut page = ByteWriter::new();
+        for y in 0..LIGHTMAP_SIDE {
+            for x in 0..LIGHTMAP_SIDE {
+                page.put_bytes(&[x as u8, y as u8, 64]);
+            }
+        }
+        items.push(list(ListKind::Lightmaps, page));
+    }
+    items.push(Item::Gap { data: vec![0; 3] });
     let mut level = Wmb {
         version: 7,
         slots: vec![Slot::default(); MAX_LISTS],
-        items: vec![
-            list(ListKind::Objects, objects),
-            list(ListKind::Blocks, blocks),
-            list(ListKind::Textures, textures),
-            Item::Gap { data: vec![0; 3] },
-        ],
+        items,
     };
     level.settle_layout();
     level

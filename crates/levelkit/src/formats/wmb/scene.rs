@@ -11,6 +11,14 @@
 //!   empty nodes; paths as line meshes along their edges. Every field is in `extras`; the level
 //!   info goes in the scene's `extras.info`.
 //!
+//! * WMB7 lightmaps: a block surface of the shaded type (0 in its flags' low nibble) whose
+//!   lightmap index names a page of the `lightmaps` list gets a material per texture and page
+//!   (the texture's material with the page as its lightmap texture, RGB) and its block mesh
+//!   the vertices' lightmap coordinates as a second UV set (glTF `TEXCOORD_1`, the page as
+//!   the material's `occlusionTexture`). Tested on levels levelkit builds
+//!   ([`super::samples::lit_quad_level`]) only: no real WMB with lit blocks has been seen.
+//!   WMB2–6 per-face lightmaps and WMB7 terrain lightmaps are not read.
+//!
 //! GameStudio is z-up, glTF y-up: one root node `level` turns the level upright (−90° about x),
 //! so the numbers in the file stay the numbers in the scene.
 
@@ -21,8 +29,8 @@ use super::view::{self, ObjectKind};
 use crate::error::{Location, Warning};
 use crate::registry::Format;
 use crate::scene::{
-    Corner, Extras, Face, Light, LightKind, Material, Mesh, Node, Polyline, Scene, Texture,
-    TextureSource, Transform,
+    Corner, Extras, Face, Light, LightKind, Material, MaterialLightmap, Mesh, Node, Polyline,
+    Scene, SecondUvs, Texture, TextureSource, Transform,
 };
 
 fn warn(path: &str, message: impl Into<String>) -> Warning {
@@ -177,9 +185,16 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
     }
 
     // WMB7 blocks.
+    let pages = view::lightmap_pages(wmb).unwrap_or_else(|e| {
+        warnings.push(warn("lightmaps", e.to_string()));
+        Vec::new()
+    });
+    let mut lit = LitMaterials::default();
     match view::blocks(wmb) {
         Ok(blocks) => {
             for (b, block) in blocks.iter().enumerate() {
+                let mut lightmap_uvs = Vec::new();
+                let mut any_lit = false;
                 let mut mesh = Mesh {
                     name: Some(format!("block {b}")),
                     positions: block
@@ -202,11 +217,30 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
                         ));
                         continue;
                     }
-                    let texture = block
-                        .skins
-                        .get(usize::from(tri.skin))
+                    let skin = block.skins.get(usize::from(tri.skin));
+                    let texture = skin
                         .map(|s| usize::from(s.texture))
                         .filter(|&t| t < textures.len());
+                    // Shaded surfaces (type 0 in the flags' low nibble) carry a lightmap;
+                    // flat, sky, turbulence and none do not.
+                    let page = skin
+                        .filter(|s| s.flags & 0xF == 0)
+                        .map(|s| usize::from(s.lightmap))
+                        .filter(|&p| p < pages.len());
+                    let material = match page {
+                        Some(p) => {
+                            any_lit = true;
+                            Some(lit.material(&mut scene, texture, p, &pages))
+                        }
+                        None => texture,
+                    };
+                    for &i in tri.indices.iter().rev() {
+                        let uv = block
+                            .vertices
+                            .get(usize::from(i))
+                            .map_or([0.0; 2], |v| v.lightmap_uv.map(f64::from));
+                        lightmap_uvs.push(uv);
+                    }
                     let corners = tri
                         .indices
                         .iter()
@@ -221,9 +255,12 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
                             color: None,
                         })
                         .collect();
-                    mesh.faces.push(Face {
-                        corners,
-                        material: texture,
+                    mesh.faces.push(Face { corners, material });
+                }
+                if any_lit {
+                    scene.second_uvs.push(SecondUvs {
+                        mesh: scene.meshes.len(),
+                        uvs: lightmap_uvs,
                     });
                 }
                 mesh.extras.insert(
@@ -363,4 +400,62 @@ fn transform(
         s = [1.0; 3];
     }
     crate::formats::wmp::engine_transform(p, a, s)
+}
+
+/// The scene materials of lit block surfaces: one per texture and lightmap page, made when
+/// first used (a copy of the texture's material with the page as its lightmap), and one
+/// texture per page.
+#[derive(Default)]
+struct LitMaterials {
+    materials: Vec<((Option<usize>, usize), usize)>,
+    pages: Vec<(usize, usize)>,
+}
+
+impl LitMaterials {
+    fn material(
+        &mut self,
+        scene: &mut Scene,
+        texture: Option<usize>,
+        page: usize,
+        pages: &[view::LightmapPage],
+    ) -> usize {
+        if let Some(&(_, m)) = self.materials.iter().find(|(k, _)| *k == (texture, page)) {
+            return m;
+        }
+        let lightmap = match self.pages.iter().find(|(p, _)| *p == page) {
+            Some(&(_, t)) => t,
+            None => {
+                let t = scene.textures.len();
+                let (size, pixels) = pages
+                    .get(page)
+                    .map_or((0, Vec::new()), |p| (p.size, p.pixels.clone()));
+                scene.textures.push(Texture {
+                    name: Some(format!("lightmap {page}")),
+                    source: TextureSource::Pixels {
+                        width: size,
+                        height: size,
+                        channels: 3,
+                        data: pixels,
+                    },
+                    extras: Extras::new(),
+                });
+                self.pages.push((page, t));
+                t
+            }
+        };
+        let mut material = texture
+            .and_then(|t| scene.materials.get(t).cloned())
+            .unwrap_or_default();
+        let base = material.name.clone().unwrap_or_else(|| "untextured".into());
+        material.name = Some(format!("{base} + lightmap {page}"));
+        material.extras.insert("lightmap".into(), json!(page));
+        let m = scene.materials.len();
+        scene.materials.push(material);
+        scene.lightmaps.push(MaterialLightmap {
+            material: m,
+            texture: lightmap,
+        });
+        self.materials.push(((texture, page), m));
+        m
+    }
 }

@@ -856,6 +856,70 @@ pub fn blocks(wmb: &Wmb) -> Result<Vec<Block>> {
     Ok(out)
 }
 
+/// A WMB7 lightmap page: `size`×`size` pixels of three bytes (red, green, blue, the order
+/// libgamestudio reads; no real file with lit blocks has been seen to confirm it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LightmapPage {
+    /// Width and height.
+    pub size: u32,
+    /// The pixels, `3 * size * size` bytes.
+    #[serde(skip)]
+    pub pixels: Vec<u8>,
+}
+
+/// The side of a lightmap page from the level info's `lightmap_size` byte (0, 1, 2: 256, 512,
+/// 1024; `WMB_INFO.LMapSize` in libgamestudio), 256 when the level has no info.
+pub fn lightmap_side(code: Option<u8>) -> Option<u32> {
+    match code {
+        None | Some(0) => Some(256),
+        Some(1) => Some(512),
+        Some(2) => Some(1024),
+        Some(_) => None,
+    }
+}
+
+/// The WMB7 `lightmaps` list: pages of one size, one after another (libgamestudio's reader;
+/// the list's length must be a whole number of pages). Empty before WMB7: WMB2–6 faces keep
+/// Quake's per-face lightmap offsets, which are not read.
+pub fn lightmap_pages(wmb: &Wmb) -> Result<Vec<LightmapPage>> {
+    let Some(data) = wmb.list(ListKind::Lightmaps).filter(|_| wmb.version >= 7) else {
+        return Ok(Vec::new());
+    };
+    let code = objects(wmb)
+        .ok()
+        .and_then(|o| o.into_iter().find(|o| o.kind == ObjectKind::Info))
+        .and_then(|info| info.fields.get("lightmap_size").and_then(Value::as_u64))
+        .map(|c| u8::try_from(c).unwrap_or(u8::MAX));
+    let f = Fields::new(ListKind::Lightmaps, data, 0);
+    let Some(side) = lightmap_side(code) else {
+        return Err(f.error(
+            ErrorKind::Malformed,
+            format!(
+                "the level info's lightmap size code {} is not 0, 1 or 2 (256, 512, 1024)",
+                code.unwrap_or(0)
+            ),
+        ));
+    };
+    let page = 3 * (side as usize) * (side as usize);
+    if data.len() % page != 0 {
+        return Err(f.error(
+            ErrorKind::Malformed,
+            format!(
+                "the lightmaps list of {} bytes is not a whole number of {side}×{side} RGB pages \
+                 ({page} bytes each)",
+                data.len()
+            ),
+        ));
+    }
+    Ok(data
+        .chunks_exact(page)
+        .map(|p| LightmapPage {
+            size: side,
+            pixels: p.to_vec(),
+        })
+        .collect())
+}
+
 /// The model bounding box Quake's `models` lump starts with (`legacy7`: minimum, maximum).
 pub fn world_bounds(wmb: &Wmb) -> Result<Option<([f32; 3], [f32; 3])>> {
     let Some(data) = wmb.list(ListKind::Legacy7) else {
