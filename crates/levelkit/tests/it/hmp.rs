@@ -243,9 +243,8 @@ fn corpus_garbage_never_panics_and_allocation_stays_bounded() {
 }
 
 /// The HMP reader bounds its lists by the bytes left and its header counts by
-/// [`Limits::max_count`] (it keeps no allocation budget: every list it allocates is a copy of
-/// input bytes or smaller): a real terrain whose vertex count is over the limit is refused as
-/// over it, and reads within it.
+/// [`Limits::max_count`]: a terrain whose vertex count is over the limit is refused as over
+/// it, and reads within it.
 #[test]
 fn the_count_limit_refuses_a_terrain_over_it() {
     let bytes = hmp::samples::terrain(HmpVersion::Hmp7, 4, 4)
@@ -260,6 +259,30 @@ fn the_count_limit_refuses_a_terrain_over_it() {
     assert!(e.to_string().contains("vertex count 16"), "{e}");
     let enough = Limits {
         max_count: 16,
+        ..Limits::default()
+    };
+    assert!(Hmp::read_with(&bytes, &enough).is_ok());
+}
+
+/// What the HMP reader allocates is charged to [`Limits::max_alloc`]: the corpus terrain (its
+/// skins and frames) is refused with a budget smaller than the file, and reads with one a little
+/// larger than it.
+#[test]
+fn the_allocation_limit_refuses_a_terrain_over_it() {
+    let bytes = match corpus_file() {
+        Some(b) => b,
+        None => hmp::samples::terrain(HmpVersion::Hmp7, 64, 64)
+            .write()
+            .unwrap(),
+    };
+    let tight = Limits {
+        max_alloc: bytes.len() / 2,
+        ..Limits::default()
+    };
+    let e = Hmp::read_with(&bytes, &tight).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    let enough = Limits {
+        max_alloc: bytes.len() * 2 + 4096,
         ..Limits::default()
     };
     assert!(Hmp::read_with(&bytes, &enough).is_ok());

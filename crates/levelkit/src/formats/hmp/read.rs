@@ -11,7 +11,7 @@ use super::model::*;
 use super::skin::{self, SkinKind};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::io::ByteReader;
-use crate::limits::Limits;
+use crate::limits::{Budget, Limits};
 use crate::registry::Format;
 
 const F: Format = Format::Hmp;
@@ -31,28 +31,36 @@ pub fn read(bytes: &[u8]) -> Result<Hmp> {
 /// Read an HMP file (HMP4, HMP5 or HMP7).
 pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Hmp> {
     let mut r = ByteReader::new(F, bytes);
+    let mut budget = limits.budget(F);
     let (version, header, counts) = read_header(&mut r, limits)?;
     let hmp4 = version == HmpVersion::Hmp4;
     let mut skins = Vec::new();
     for i in 0..counts.skins {
-        skins.push(read_skin(&mut r, &header, hmp4).map_err(|e| e.in_path(format!("skins/{i}")))?);
+        budget.charge(size_of::<Skin>(), "skin", Location::at(r.offset()))?;
+        skins.push(
+            read_skin(&mut r, &header, hmp4, &mut budget)
+                .map_err(|e| e.in_path(format!("skins/{i}")))?,
+        );
     }
     let (tex_coords, triangles) = if hmp4 {
         (
-            read_tex_coords(&mut r, &header)?,
-            read_triangles(&mut r, &header)?,
+            read_tex_coords(&mut r, &header, &mut budget)?,
+            read_triangles(&mut r, &header, &mut budget)?,
         )
     } else {
         (Vec::new(), Vec::new())
     };
     let mut frames = Vec::new();
     for i in 0..counts.frames {
+        budget.charge(size_of::<Frame>(), "frame", Location::at(r.offset()))?;
         frames.push(
-            read_frame(&mut r, version, counts.verts)
+            read_frame(&mut r, version, counts.verts, &mut budget)
                 .map_err(|e| e.in_path(format!("frames/{i}")))?,
         );
     }
-    let trailing = r.bytes(r.remaining(), "trailing bytes")?.to_vec();
+    let rest = r.remaining();
+    budget.charge(rest, "trailing bytes", Location::at(r.offset()))?;
+    let trailing = r.bytes(rest, "trailing bytes")?.to_vec();
     Ok(Hmp {
         version,
         header,
@@ -139,7 +147,12 @@ fn read_header(r: &mut ByteReader<'_>, limits: &Limits) -> Result<(HmpVersion, H
     Ok((version, header, counts))
 }
 
-fn read_skin(r: &mut ByteReader<'_>, header: &Header, hmp4: bool) -> Result<Skin> {
+fn read_skin(
+    r: &mut ByteReader<'_>,
+    header: &Header,
+    hmp4: bool,
+    budget: &mut Budget,
+) -> Result<Skin> {
     let at = r.offset();
     let kind = r.u32_le("skin type")?;
     let parsed =
@@ -178,12 +191,19 @@ fn read_skin(r: &mut ByteReader<'_>, header: &Header, hmp4: bool) -> Result<Skin
         }
         SkinKind::External => r.cstr("external skin file name")?,
     };
+    // The pixels, the material and the effect text, each at most what the file holds.
+    budget.charge(
+        data.len().saturating_add(1),
+        "skin pixels",
+        Location::at(at),
+    )?;
     let mut data = data.to_vec();
     if parsed == SkinKind::External {
         // `cstr` leaves the NUL out; it is part of the stored bytes.
         data.push(0);
     }
     let material = if kind & 0x10 != 0 {
+        budget.charge(MATERIAL_SIZE, "skin material", Location::at(r.offset()))?;
         Some(r.bytes(MATERIAL_SIZE, "skin material")?.to_vec())
     } else {
         None
@@ -191,6 +211,7 @@ fn read_skin(r: &mut ByteReader<'_>, header: &Header, hmp4: bool) -> Result<Skin
     let effect = if kind & 0x20 != 0 {
         let len = r.u32_le("effect length")?;
         let n = r.ensure(u64::from(len), 1, "effect text")?;
+        budget.charge(n, "effect text", Location::at(r.offset()))?;
         Some(r.bytes(n, "effect text")?.to_vec())
     } else {
         None
@@ -204,7 +225,11 @@ fn read_skin(r: &mut ByteReader<'_>, header: &Header, hmp4: bool) -> Result<Skin
     })
 }
 
-fn read_tex_coords(r: &mut ByteReader<'_>, header: &Header) -> Result<Vec<[i16; 2]>> {
+fn read_tex_coords(
+    r: &mut ByteReader<'_>,
+    header: &Header,
+    budget: &mut Budget,
+) -> Result<Vec<[i16; 2]>> {
     let n = u64::try_from(header.num_st_verts).map_err(|_| {
         r.error(
             ErrorKind::Malformed,
@@ -215,6 +240,7 @@ fn read_tex_coords(r: &mut ByteReader<'_>, header: &Header) -> Result<Vec<[i16; 
         )
     })?;
     let len = r.ensure(n, 4, "texture coordinates")?;
+    budget.charge(len, "texture coordinates", Location::at(r.offset()))?;
     let raw = r.bytes(len, "texture coordinates")?;
     Ok(raw
         .chunks_exact(4)
@@ -225,7 +251,11 @@ fn read_tex_coords(r: &mut ByteReader<'_>, header: &Header) -> Result<Vec<[i16; 
         .collect())
 }
 
-fn read_triangles(r: &mut ByteReader<'_>, header: &Header) -> Result<Vec<Triangle>> {
+fn read_triangles(
+    r: &mut ByteReader<'_>,
+    header: &Header,
+    budget: &mut Budget,
+) -> Result<Vec<Triangle>> {
     let n = u64::try_from(header.num_tris).map_err(|_| {
         r.error(
             ErrorKind::Malformed,
@@ -233,6 +263,7 @@ fn read_triangles(r: &mut ByteReader<'_>, header: &Header) -> Result<Vec<Triangl
         )
     })?;
     let len = r.ensure(n, 12, "triangles")?;
+    budget.charge(len, "triangles", Location::at(r.offset()))?;
     let raw = r.bytes(len, "triangles")?;
     Ok(raw
         .chunks_exact(12)
@@ -252,7 +283,12 @@ fn read_triangles(r: &mut ByteReader<'_>, header: &Header) -> Result<Vec<Triangl
         .collect())
 }
 
-fn read_frame(r: &mut ByteReader<'_>, version: HmpVersion, verts: usize) -> Result<Frame> {
+fn read_frame(
+    r: &mut ByteReader<'_>,
+    version: HmpVersion,
+    verts: usize,
+    budget: &mut Budget,
+) -> Result<Frame> {
     let at = r.offset();
     let kind = r.u32_le("frame type")?;
     if version == HmpVersion::Hmp4 && kind != 0 {
@@ -267,6 +303,11 @@ fn read_frame(r: &mut ByteReader<'_>, version: HmpVersion, verts: usize) -> Resu
     let bbox_max = r.bytes(bbox, "frame bounding box")?.to_vec();
     let name = r.array::<NAME_SIZE>("frame name")?;
     let len = r.ensure(verts as u64, 4, "frame vertices")?;
+    budget.charge(
+        len.saturating_add(bbox.saturating_mul(2)),
+        "frame vertices",
+        Location::at(r.offset()),
+    )?;
     let raw = r.bytes(len, "frame vertices")?;
     let vertices = raw
         .chunks_exact(4)
