@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build the browser viewer into target/site/ (or $1): levelkit compiled to WebAssembly
+# Build the browser viewer into target/site/ (or $1; target/ is $CARGO_TARGET_DIR when set): levelkit compiled to WebAssembly
 # (crates/levelkit-wasm, profile wasm-release: opt-level "s", LTO), its JavaScript glue made by
 # wasm-bindgen-cli of exactly the version Cargo.lock pins, the page (web/*.html, *.js, *.css)
 # and three.js from web/package-lock.json. Serve the folder with `levelkit view` (or any static
@@ -7,7 +7,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-site="${1:-$root/target/site}"
+target="${CARGO_TARGET_DIR:-$root/target}"
+mkdir -p "$target"
+target="$(cd "$target" && pwd)"
+site="${1:-$target/site}"
 mkdir -p "$site"
 site="$(cd "$site" && pwd)"
 
@@ -15,7 +18,7 @@ rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
 
 # wasm-bindgen-cli must be the wasm-bindgen version in Cargo.lock.
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
-tools="$root/target/tools"
+tools="$target/tools"
 bindgen="$tools/bin/wasm-bindgen"
 if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version | awk '{print $2}')" != "$version" ]; then
   echo "installing wasm-bindgen-cli $version into $tools"
@@ -24,7 +27,7 @@ if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version | awk '{print $2}')" != "$ve
 fi
 
 cargo build -p levelkit-wasm --target wasm32-unknown-unknown --profile wasm-release
-wasm="$root/target/wasm32-unknown-unknown/wasm-release/levelkit_wasm.wasm"
+wasm="$target/wasm32-unknown-unknown/wasm-release/levelkit_wasm.wasm"
 rm -rf "$site/pkg"
 "$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
   --out-dir "$site/pkg" "$wasm"

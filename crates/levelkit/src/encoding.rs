@@ -1,6 +1,7 @@
 //! Base64 for the text encodings the modern formats use (`data:` URIs in glTF, layer data in
 //! Tiled maps), on the `base64` crate with the leniency real files need. Hex strings are the
-//! `hex` crate's, used directly.
+//! `hex` crate's, used directly. The deflate of what levelkit writes into modern formats (PNG
+//! images, Tiled layer data) is chosen here, the same in every build ([`png_encoder`]).
 
 use base64::Engine as _;
 use base64::alphabet;
@@ -116,4 +117,26 @@ mod tests {
         assert_eq!(base64_decode_uri("Z").as_deref(), Some(&[][..]));
         assert_eq!(base64_decode_uri("Z*"), None);
     }
+}
+
+/// A PNG encoder for every PNG levelkit writes (level pictures, glTF and OBJ textures, APNG,
+/// PID images): the deflate is fdeflate's (pure Rust, `png`'s `FdeflateUltraFast`), chosen here
+/// so that the bytes do not depend on which backend `flate2` was built with. `png`'s levels go
+/// through `flate2`, whose backend Cargo unifies across the build: C zlib in the CLI (the
+/// `c-zlib` feature, which the lossless WWD and Wings round trips need), miniz_oxide in
+/// WebAssembly; the same image then had two encodings and the browser viewer's downloads were
+/// not the CLI's. fdeflate is made for filtered PNG rows (a little larger than zlib level 6,
+/// several times faster).
+pub fn png_encoder<W: std::io::Write>(out: W, width: u32, height: u32) -> png::Encoder<'static, W> {
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_deflate_compression(png::DeflateCompression::FdeflateUltraFast);
+    encoder.set_filter(png::Filter::Adaptive);
+    encoder
+}
+
+/// `bytes` as a zlib stream (level 6) deflated by miniz_oxide directly, for what levelkit
+/// compresses in modern formats (Tiled's `base64`+`zlib` layer data): the same bytes whichever
+/// backend `flate2` was built with (see [`png_encoder`]).
+pub fn zlib_compress(bytes: &[u8]) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(bytes, 6)
 }

@@ -172,7 +172,8 @@ pub fn to_apng(anim: &Animation) -> Result<ExportFiles> {
         .map_err(|_| error(P, ErrorKind::Unsupported, "too many frames".into()))?;
     let mut out = Vec::new();
     {
-        let mut encoder = png::Encoder::new(Cursor::new(&mut out), anim.width, anim.height);
+        let mut encoder =
+            crate::encoding::png_encoder(Cursor::new(&mut out), anim.width, anim.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder

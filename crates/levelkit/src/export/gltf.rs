@@ -1715,7 +1715,7 @@ fn encode_png(
 ) -> std::result::Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::new();
     {
-        let mut encoder = png::Encoder::new(&mut out, width, height);
+        let mut encoder = crate::encoding::png_encoder(&mut out, width, height);
         encoder.set_color(match channels {
             1 => png::ColorType::Grayscale,
             2 => png::ColorType::GrayscaleAlpha,

@@ -95,7 +95,7 @@ pub fn pid_to_png(pid: &Pid, palette: Option<&Palette>) -> Result<Vec<u8>> {
         .map_err(|e| png_error(Format::Pid, ErrorKind::Malformed, e.to_string()))?;
     let failed = encode_failed(Format::Pid);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pid.width, pid.height);
+    let mut encoder = crate::encoding::png_encoder(&mut out, pid.width, pid.height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.to_bytes());
@@ -131,7 +131,7 @@ fn alpha_table(palette: &Palette, transparency: Transparency) -> [u8; 256] {
 pub fn rgba_to_png(format: Format, image: &RgbaImage) -> Result<Vec<u8>> {
     let failed = encode_failed(format);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    let mut encoder = crate::encoding::png_encoder(&mut out, image.width, image.height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(&failed)?;
@@ -151,7 +151,7 @@ pub fn palette_to_png(palette: &Palette) -> Result<Vec<u8>> {
     }
     let failed = encode_failed(Format::Pal);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, 128, 128);
+    let mut encoder = crate::encoding::png_encoder(&mut out, 128, 128);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.to_bytes());
