@@ -26,17 +26,30 @@ if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version | awk '{print $2}')" != "$ve
     cargo install wasm-bindgen-cli --version "$version" --root "$tools"
 fi
 
+# The npm packages web/package-lock.json pins: three.js (for the page) and binaryen (wasm-opt,
+# built to WebAssembly and run by node: Debian's wasm-opt 108 breaks wasm-bindgen's externref
+# table; the npm package is the one binaryen release the lock file names, on every machine).
+if ! [ -f web/node_modules/.package-lock.json ] ||
+   [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  (cd web && npm ci --ignore-scripts --no-audit --no-fund)
+fi
+
 cargo build -p levelkit-wasm --target wasm32-unknown-unknown --profile wasm-release
 wasm="$target/wasm32-unknown-unknown/wasm-release/levelkit_wasm.wasm"
 rm -rf "$site/pkg"
 "$bindgen" --target web --no-typescript --remove-name-section --remove-producers-section \
   --out-dir "$site/pkg" "$wasm"
 
+# Shrink after wasm-bindgen (whose output uses reference types for its externref table): the
+# features enabled are the ones rustc's wasm32-unknown-unknown target emits.
+bg="$site/pkg/levelkit_wasm_bg.wasm"
+node web/node_modules/binaryen/bin/wasm-opt -Oz --strip-debug --strip-producers \
+  --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+  "$bg" -o "$bg.opt"
+mv "$bg.opt" "$bg"
+
 # three.js, pinned by web/package-lock.json; only the files the page imports are copied.
-if ! [ -f web/node_modules/three/package.json ] ||
-   [ web/package-lock.json -nt web/node_modules/three/package.json ]; then
-  (cd web && npm ci --ignore-scripts --no-audit --no-fund)
-fi
 three=web/node_modules/three
 rm -rf "$site/vendor"
 mkdir -p "$site/vendor/three/addons/loaders" "$site/vendor/three/addons/controls" "$site/vendor/three/addons/utils"

@@ -801,4 +801,246 @@ mod tests {
             Some((w, 4))
         );
     }
+
+    fn png_of(w: u32, h: u32, rgba: [u8; 4]) -> Vec<u8> {
+        let mut out = Vec::new();
+        image::RgbaImage::from_pixel(w, h, image::Rgba(rgba))
+            .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+            .unwrap_or_default();
+        out
+    }
+
+    fn walk() -> (Workspace, Doc) {
+        let bytes = samples()
+            .into_iter()
+            .find(|(n, _)| n == "walk.gani")
+            .map(|(_, b)| b)
+            .unwrap_or_default();
+        let mut ws = Workspace::new();
+        ws.add("walk.gani", bytes);
+        let doc = ws
+            .open("walk.gani")
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        (ws, doc)
+    }
+
+    #[test]
+    fn a_gani_is_drawn_in_four_directions_as_the_cli_draws_it() {
+        let (ws, doc) = walk();
+        let info: Value = serde_json::from_str(&doc.info()).unwrap_or_default();
+        assert_eq!(info["kind"], "animation");
+        let Some(Ok((drawn, notes))) = doc.gani(&ws) else {
+            panic!("walk.gani is not drawn");
+        };
+        let directions: Vec<_> = drawn.iter().map(|r| r.direction).collect();
+        assert_eq!(
+            directions,
+            [Some("up"), Some("left"), Some("down"), Some("right")]
+        );
+        assert!(drawn.iter().all(|r| r.animation.frames.len() > 1));
+        // Nothing dropped: every image is a placeholder, and the warnings say which.
+        assert!(notes.iter().any(|n| n.contains("body.png")), "{notes:?}");
+        // The library's renderer with no images is what the page shows.
+        let Model::Gani(g) = doc.model() else {
+            panic!("not a gani");
+        };
+        let (direct, _) = render::render_all(
+            g,
+            &render::directions(g),
+            &mut |_: &str| None,
+            &Limits::default(),
+        )
+        .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        assert!(direct == drawn);
+    }
+
+    #[test]
+    fn a_gani_uses_the_dropped_images_and_their_other_extensions() {
+        let (mut ws, doc) = walk();
+        let Some(Ok((placeholders, _))) = doc.gani(&ws) else {
+            panic!("walk.gani is not drawn");
+        };
+        // body.png asked for, body.gif dropped (as the CLI finds head19.gif for head19.png).
+        let mut gif = Vec::new();
+        image::RgbaImage::from_pixel(128, 128, image::Rgba([10, 200, 30, 255]))
+            .write_to(&mut std::io::Cursor::new(&mut gif), image::ImageFormat::Gif)
+            .unwrap_or_default();
+        ws.add("BODY.GIF", gif);
+        let Some(Ok((drawn, notes))) = doc.gani(&ws) else {
+            panic!("walk.gani is not drawn");
+        };
+        assert!(
+            notes
+                .iter()
+                .any(|n| n == "body.png: not dropped; using BODY.GIF"),
+            "{notes:?}"
+        );
+        assert!(drawn != placeholders);
+        let green = drawn.iter().flat_map(|r| &r.animation.frames).any(|f| {
+            f.rgba
+                .chunks_exact(4)
+                .any(|p| p.first() == Some(&10) && p.get(1) == Some(&200))
+        });
+        assert!(green, "the dropped body image is not drawn");
+        // A file that is not an image is noted and drawn as a placeholder.
+        ws.add("body.png", b"not a picture".to_vec());
+        let Some(Ok((_, notes))) = doc.gani(&ws) else {
+            panic!("walk.gani is not drawn");
+        };
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("body.png: not an image levelkit can read")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_png_alone_opens_as_an_image() {
+        let mut ws = Workspace::new();
+        ws.add("pics/Tiles.PNG", png_of(5, 3, [1, 2, 3, 255]));
+        assert_eq!(ws.asset_kind("tiles.png"), Some("image"));
+        let asset = ws
+            .open_asset("tiles.png")
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        let info: Value = serde_json::from_str(&asset.info()).unwrap_or_default();
+        assert_eq!(info["kind"], "image");
+        assert_eq!(
+            (
+                info["record"]["width"].as_u64(),
+                info["record"]["height"].as_u64()
+            ),
+            (Some(5), Some(3))
+        );
+        assert!(
+            info["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("Tiles.PNG: PNG image, 5 x 3")),
+            "{info}"
+        );
+        let t = asset
+            .texture(0)
+            .map(|t| (t.width, t.height, t.rgba.get(..4).map(<[u8]>::to_vec)));
+        assert_eq!(t, Some((5, 3, Some(vec![1, 2, 3, 255]))));
+        let png = asset
+            .convert("png", 0)
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        let back = image::load_from_memory(&png.main)
+            .map(|i| i.to_rgba8().into_raw())
+            .unwrap_or_default();
+        assert_eq!(back.len(), 5 * 3 * 4);
+        assert!(back.chunks_exact(4).all(|p| p == [1, 2, 3, 255]));
+        assert_eq!(asset.download_name("png", 0), "Tiles.png");
+        assert!(asset.convert("tmx", 0).is_err());
+        // Broken image bytes are an error, not a panic.
+        let mut broken = png_of(5, 3, [1, 2, 3, 255]);
+        broken.truncate(30);
+        ws.add("broken.png", broken);
+        assert_eq!(ws.asset_kind("broken.png"), Some("image"));
+        let e = ws
+            .open_asset("broken.png")
+            .err()
+            .map(|e| error_json(&e))
+            .unwrap_or_default();
+        assert!(
+            e.contains("broken.png: not an image levelkit can read"),
+            "{e}"
+        );
+        // Documents are not assets.
+        ws.add(
+            "walk.gani",
+            walk().0.get("walk.gani").unwrap_or_default().to_vec(),
+        );
+        assert_eq!(ws.asset_kind("walk.gani"), None);
+    }
+
+    #[test]
+    fn a_wad_alone_lists_its_textures() {
+        let a: Vec<u8> = (0..64u8).collect();
+        let b = vec![7u8; 32];
+        let bytes = wad::write_wad2(&[("brick", 8, 8, &a), ("floor_2", 4, 8, &b)]);
+        let mut ws = Workspace::new();
+        ws.add("level.wad", bytes.clone());
+        assert_eq!(ws.asset_kind("LEVEL.WAD"), Some("wad"));
+        let asset = ws
+            .open_asset("level.wad")
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        let info: Value = serde_json::from_str(&asset.info()).unwrap_or_default();
+        assert_eq!(info["kind"], "wad");
+        assert_eq!(info["textures"], json!(["brick", "floor_2"]));
+        assert_eq!(info["record"]["format"], "wad2");
+        assert_eq!(asset.validate(), "[]");
+        assert_eq!(asset.texture(1).map(|t| (t.width, t.height)), Some((4, 8)));
+        assert_eq!(asset.download_name("png", 1), "level.floor_2.png");
+        let png = asset
+            .convert("png", 1)
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        assert_eq!(
+            image::load_from_memory(&png.main)
+                .map(|i| (i.width(), i.height()))
+                .ok(),
+            Some((4, 8))
+        );
+        // The JSON is the WAD byte for byte: it writes back to the file.
+        let json = asset
+            .convert("json", 0)
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        let file: WadFile = serde_json::from_slice(&json.main).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(file.write().ok(), Some(bytes.clone()));
+        assert!(asset.convert("png", 2).is_err());
+        // Every prefix is an error or a WAD, never a panic.
+        for cut in 0..bytes.len() {
+            ws.add("cut.wad", bytes.get(..cut).unwrap_or_default().to_vec());
+            if let Err(e) = ws.open_asset("cut.wad") {
+                assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn textured_scenes_convert_to_the_cli_golden_gltf_byte_for_byte() {
+        // This build deflates without C zlib; the goldens were written by the CLI, which has
+        // it: the embedded PNG textures must still be the same bytes.
+        let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
+        let all = samples();
+        let textures: Vec<_> = all.iter().filter(|(n, _)| n.ends_with(".bmp")).collect();
+        let mut ws = Workspace::new();
+        for (n, b) in &textures {
+            ws.add(n, b.clone());
+        }
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+        for (name, bytes) in std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                Some((
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).ok()?,
+                ))
+            })
+            .filter(|(n, _)| ["cube.wings", "room.wmp", "world.wdb"].contains(&n.as_str()))
+        {
+            ws.add(&name, bytes);
+            let doc = ws
+                .open(&name)
+                .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+            // As `levelkit convert NAME - --to gltf` writes it (embedded), the goldens' command.
+            let mut notes = Vec::new();
+            let out = doc
+                .scene(&ws, &mut notes)
+                .and_then(|scene| convert::scene_files(&scene, Format::Gltf, None, &mut notes))
+                .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+            assert!(
+                String::from_utf8_lossy(&out.main).contains("data:image/png;base64,"),
+                "{name}"
+            );
+            let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
+            let want = std::fs::read(golden.join(format!("{stem}.gltf"))).unwrap_or_default();
+            assert!(
+                out.main == want,
+                "{name}: the .gltf differs from tests/golden/{stem}.gltf"
+            );
+        }
+    }
 }
