@@ -9,7 +9,11 @@
 //     pictures and text views: not blank;
 //   * no console error and no uncaught exception on the page;
 //   * for the samples: the page's .json, .tmx and .glb downloads are byte-identical to
-//     `levelkit convert SAMPLE STEM.EXT`;
+//     `levelkit convert SAMPLE STEM.EXT` (the .glb of cube.wings, room.wmp and world.wdb with
+//     their PNG textures included);
+//   * the gani player: samples/walk.gani's frames advance, each direction button draws its
+//     own picture, the frame list selects a frame;
+//   * a PNG dropped alone shows as a picture; the corpus WAD lists its textures and draws one;
 //   * hostile inputs (bad/ folders, truncated and mangled samples) show an error, not a frozen
 //     or blank page.
 // Prints one figure line per file (time to first picture, page JS heap, wasm memory) and writes
