@@ -192,7 +192,7 @@ pub fn to_apng(anim: &Animation) -> Result<ExportFiles> {
         writer.finish().map_err(failed)?;
     }
     Ok(ExportFiles {
-        main: out,
+        main: crate::encoding::png_deflated(out),
         side_files: Vec::new(),
         warnings: Vec::new(),
     })

@@ -861,5 +861,5 @@ fn encode_png(
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(data).map_err(failed)?;
     writer.finish().map_err(failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }

@@ -1172,5 +1172,5 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(&image.rgba).map_err(failed)?;
     writer.finish().map_err(failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }

@@ -108,7 +108,7 @@ pub fn pid_to_png(pid: &Pid, palette: Option<&Palette>) -> Result<Vec<u8>> {
     let mut writer = encoder.write_header().map_err(&failed)?;
     writer.write_image_data(&pid.pixels).map_err(&failed)?;
     writer.finish().map_err(&failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// Alpha of each palette entry under `transparency`.
@@ -137,7 +137,7 @@ pub fn rgba_to_png(format: Format, image: &RgbaImage) -> Result<Vec<u8>> {
     let mut writer = encoder.write_header().map_err(&failed)?;
     writer.write_image_data(&image.rgba).map_err(&failed)?;
     writer.finish().map_err(&failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// A palette as a 128 × 128 indexed PNG: 16 rows of 16 swatches of 8 × 8 pixels, entry 0 at the
@@ -158,7 +158,7 @@ pub fn palette_to_png(palette: &Palette) -> Result<Vec<u8>> {
     let mut writer = encoder.write_header().map_err(&failed)?;
     writer.write_image_data(&pixels).map_err(&failed)?;
     writer.finish().map_err(&failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// A PNG decoded: size, indices or RGBA, its palette and transparency, its text chunk.
