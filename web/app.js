@@ -320,7 +320,12 @@ async function showGani(name) {
     bitmaps: await Promise.all(d.frames.map((px) =>
       createImageBitmap(new ImageData(new Uint8ClampedArray(px.buffer, px.byteOffset, px.byteLength), d.width, d.height)))),
   })));
-  if (!dirs.length || !dirs[0].bitmaps.length) throw { kind: 'error', message: `${name}: the animation has no frames` };
+  if (!dirs.length || dirs.some((d) => !d.bitmaps.length)) {
+    // A gani with no frames (a cut file that still reads) has nothing to play: its dump shows.
+    notes(['the animation has no frames to play']);
+    await showText(name);
+    return;
+  }
   const down = dirs.findIndex((d) => d.direction === 'down');
   anim = { dirs, dir: down >= 0 ? down : 0, frame: 0, playing: true, timer: null };
   const bar = $('anim');
