@@ -312,6 +312,38 @@ for (const s of samples.filter((f) => /\.(wwd|graal|wings|wdb|wmp|gani|nw)$/.tes
   }
 }
 
+// ---- hostile inputs: the fuzzer's finding and files that claim huge sizes ------------------
+{
+  const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n >>> 0); return b; };
+  const png = (w, h) => {
+    // A PNG header claiming a w x h RGBA image, with one tiny IDAT (CRCs left wrong on purpose).
+    const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 6;
+    const chunk = (t, d) => { const len = Buffer.alloc(4); len.writeUInt32BE(d.length); return Buffer.concat([len, Buffer.from(t), d, Buffer.alloc(4)]); };
+    return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', ihdr), chunk('IDAT', Buffer.from([0x78, 0x9c, 3, 0, 0, 0, 0, 1])), chunk('IEND', Buffer.alloc(0))]);
+  };
+  const gmapFinding = Buffer.concat([Buffer.from('\x0b\nWIDTH  *\\@\r\x0b *\\@\r\x0b\nWIDTH /VELNAMES \0\0 *', 'latin1'),
+    Buffer.alloc(30, 'V'), Buffer.from('cannot write'), Buffer.alloc(30, 'V'), Buffer.from('\\@\0', 'latin1')]);
+  const cases = [
+    ['fuzz-gmap-finding.gmap', gmapFinding],
+    ['huge-sprite.gani', Buffer.from('GANI0001\nSPRITE 1 BODY 0 0 2000000000 2000000000 big\n\nANI\n1 0 0\nANIEND\n')],
+    ['huge-dims.png', png(100000, 100000)],
+    ['huge-directory.wad', Buffer.concat([Buffer.from('WAD7'), u32(0x7fffffff), u32(12)])],
+    ['huge-term.wings', Buffer.concat([Buffer.from('#!WINGS-1.0\r\n\x1a\x04', 'latin1'), Buffer.from([0x83, 0x50, 0x7f, 0xff, 0xff, 0xff, 0x78, 0x9c])])],
+    ['huge-planes.wwd', Buffer.concat([u32(1524), Buffer.alloc(1520, 0xff)])],
+  ];
+  for (const [name, bytes] of cases) {
+    const f = path.join(tmp, name);
+    fs.writeFileSync(f, bytes);
+    await fresh();
+    const t0 = Date.now();
+    const status = await open([f]);
+    const alive = await page.evaluate(() => 1 + 1).catch(() => 0) === 2;
+    check(alive && (status.startsWith('ok') || status.startsWith('error')), `${name}: ${status}`);
+    check(!problems.some((p) => p.startsWith('pageerror')), `${name}: ${problems.join('; ')}`);
+    figures.push({ label: 'hostile/' + name, status: `${status.slice(0, 80)} (${Date.now() - t0} ms)` });
+  }
+}
+
 // ---- the corpus: the largest file of each type, and every bad/ file -------------------------
 if (corpus && fs.existsSync(corpus)) {
   const all = [];
