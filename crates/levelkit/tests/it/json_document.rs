@@ -86,9 +86,8 @@ fn errors_inside_the_model_are_where_the_derived_reader_puts_them() {
         let line = json[..at].matches('\n').count() + 1;
         assert_eq!(want.0 as usize, line, "{name}");
         assert!(
-            ours.to_string().contains(&format!(
-                "not a levelkit model document: invalid type: string \"oops\""
-            )),
+            ours.to_string()
+                .contains("not a levelkit model document: invalid type: string \"oops\""),
             "{name}: {ours}"
         );
     }
