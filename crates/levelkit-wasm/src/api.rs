@@ -164,6 +164,9 @@ impl Workspace {
     }
 }
 
+/// A gani drawn in each of its directions, with the notes made on the way ([`Doc::gani`]).
+pub type GaniFrames = (Vec<Rendered>, Vec<String>);
+
 /// One document read from the workspace.
 #[derive(Debug)]
 pub struct Doc {
@@ -374,7 +377,7 @@ impl Doc {
     /// the dropped images, placeholders for the missing, by the library's renderer as
     /// `levelkit convert walk.gani walk.gif` draws it, with what was noticed on the way; `None`
     /// for other documents.
-    pub fn gani(&self, ws: &Workspace) -> Option<Result<(Vec<Rendered>, Vec<String>), Error>> {
+    pub fn gani(&self, ws: &Workspace) -> Option<Result<GaniFrames, Error>> {
         let Model::Gani(gani) = &self.model else {
             return None;
         };
