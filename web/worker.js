@@ -32,9 +32,13 @@ const ops = {
     // Images and texture WADs are not documents; the library's image and WAD readers show them.
     const doc = viewer.asset_kind(name) ? viewer.open_asset(name) : viewer.open(name);
     docs.set(name, doc);
-    const info = JSON.parse(doc.info());
-    const findings = JSON.parse(doc.validate());
-    return { info, findings };
+    return { kind: doc.kind() };
+  },
+  // The info (whose targets try the conversions) and the findings: asked for after the first
+  // picture.
+  details({ name }) {
+    const doc = docs.get(name);
+    return { info: JSON.parse(doc.info()), findings: JSON.parse(doc.validate()) };
   },
   map({ name }) {
     const doc = docs.get(name);

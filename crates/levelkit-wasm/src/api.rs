@@ -207,6 +207,12 @@ impl Doc {
             .map_or(self.name.as_str(), |(s, _)| s)
     }
 
+    /// What the page shows the document as: `"map"`, `"scene"`, `"picture"`, `"animation"`
+    /// or `"other"` (cheap, unlike [`Doc::info`], whose targets try the conversions).
+    pub fn kind(&self) -> &'static str {
+        kind(&self.model)
+    }
+
     /// The extensions this document converts to, as the CLI's `convert --to` names them.
     pub fn targets(&self) -> Vec<&'static str> {
         let from = self.model.format();
@@ -539,6 +545,11 @@ impl Asset {
             "textures": self.textures.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
         })
         .to_string()
+    }
+
+    /// `"image"` or `"wad"`.
+    pub fn kind(&self) -> &'static str {
+        self.kind
     }
 
     /// The downloads: the picture as PNG, the WAD as its lossless JSON and its textures as

@@ -88,6 +88,11 @@ impl AssetDoc {
         self.asset.info()
     }
 
+    /// `"image"` or `"wad"`.
+    pub fn kind(&self) -> String {
+        self.asset.kind().to_owned()
+    }
+
     /// The WAD's validation findings (none for an image).
     pub fn validate(&self) -> String {
         self.asset.validate()
@@ -148,6 +153,12 @@ impl Document {
     /// The validation findings (as `validate --json` lists them).
     pub fn validate(&self) -> String {
         self.doc.validate()
+    }
+
+    /// What the page shows it as (`"map"`, `"scene"`, `"picture"`, `"animation"`, `"other"`),
+    /// known before [`Document::info`], which tries the conversions its targets list.
+    pub fn kind(&self) -> String {
+        self.doc.kind().to_owned()
     }
 
     /// The text of `levelkit dump`.
