@@ -74,51 +74,6 @@ pub fn base64_decode_uri(text: &str) -> Option<Vec<u8>> {
     LENIENT.decode(&clean).ok()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rfc4648_vectors_both_ways() {
-        for (plain, coded) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64_encode(plain.as_bytes()), coded);
-            assert_eq!(base64_decode(coded).as_deref(), Ok(plain.as_bytes()));
-            assert_eq!(base64_decode_uri(coded).as_deref(), Some(plain.as_bytes()));
-        }
-    }
-
-    #[test]
-    fn leniency_and_errors() {
-        assert_eq!(
-            base64_decode(" Zm9v\n  YmE\t").as_deref(),
-            Ok(&b"fooba"[..])
-        );
-        assert_eq!(
-            base64_decode("Zm9v!"),
-            Err("character 4 is '!', which is not base64".to_string())
-        );
-        assert_eq!(
-            base64_decode("Zg==Zg"),
-            Err("character 4 comes after the padding".to_string())
-        );
-        assert_eq!(
-            base64_decode("Z"),
-            Err("the text ends in the middle of a byte".to_string())
-        );
-        assert_eq!(base64_decode_uri("-_8").as_deref(), Some(&[0xfb, 0xff][..]));
-        assert_eq!(base64_decode_uri("Z").as_deref(), Some(&[][..]));
-        assert_eq!(base64_decode_uri("Z*"), None);
-    }
-}
-
 /// A PNG encoder for every PNG levelkit writes (level pictures, glTF and OBJ textures, APNG,
 /// PID images); what it writes goes through [`png_deflated`] before it leaves the library.
 ///
@@ -229,4 +184,49 @@ fn write_png_chunk(out: &mut Vec<u8>, kind: [u8; 4], data: &[u8]) -> Option<()> 
 /// backend `flate2` was built with (see [`png_encoder`]).
 pub fn zlib_compress(bytes: &[u8]) -> Vec<u8> {
     miniz_oxide::deflate::compress_to_vec_zlib(bytes, 6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc4648_vectors_both_ways() {
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64_encode(plain.as_bytes()), coded);
+            assert_eq!(base64_decode(coded).as_deref(), Ok(plain.as_bytes()));
+            assert_eq!(base64_decode_uri(coded).as_deref(), Some(plain.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn leniency_and_errors() {
+        assert_eq!(
+            base64_decode(" Zm9v\n  YmE\t").as_deref(),
+            Ok(&b"fooba"[..])
+        );
+        assert_eq!(
+            base64_decode("Zm9v!"),
+            Err("character 4 is '!', which is not base64".to_string())
+        );
+        assert_eq!(
+            base64_decode("Zg==Zg"),
+            Err("character 4 comes after the padding".to_string())
+        );
+        assert_eq!(
+            base64_decode("Z"),
+            Err("the text ends in the middle of a byte".to_string())
+        );
+        assert_eq!(base64_decode_uri("-_8").as_deref(), Some(&[0xfb, 0xff][..]));
+        assert_eq!(base64_decode_uri("Z").as_deref(), Some(&[][..]));
+        assert_eq!(base64_decode_uri("Z*"), None);
+    }
 }
