@@ -84,7 +84,11 @@ fn errors_inside_the_model_are_where_the_derived_reader_puts_them() {
         );
         assert_eq!(ours.location.line_col, Some(want), "{name}: {ours}");
         let line = json[..at].matches('\n').count() + 1;
-        assert_eq!(want.0 as usize, line, "{name}");
+        // At the bad value or after it (serde reports some fields when their struct ends).
+        assert!(
+            want.0 as usize >= line,
+            "{name}: {want:?} before line {line}"
+        );
         assert!(
             ours.to_string()
                 .contains("not a levelkit model document: invalid type: string \"oops\""),
