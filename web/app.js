@@ -92,7 +92,8 @@ function renderList(sniffed) {
     const isDoc = docs.includes(f.name);
     li.className = isDoc ? 'doc' : 'asset';
     li.dataset.name = f.name;
-    if (isDoc) li.onclick = () => openDoc(f.name);
+    // Assets open too (a WAD's textures, an image), as when dropped alone.
+    li.onclick = () => openDoc(f.name);
     const s = sniffed.find((x) => x.name === f.name);
     if (s) li.title = s.format || 'not a levelkit format';
     list.appendChild(li);
@@ -159,13 +160,17 @@ function resetViews() {
   $('findings').textContent = '';
   $('info').textContent = '';
   if (view3d) { view3d.dispose(); view3d = null; }
+  stopAnim();
+  $('anim').hidden = true;
   map2d = null;
 }
 
+// The picture is drawn: its time is taken now; the status says so once the info, findings and
+// downloads are there too (openDoc).
 function firstPicture() {
   const ms = performance.now() - (current.dropStarted ?? current.started);
+  current.firstPictureMs = ms;
   window.levelkitTiming = { name: current.name, firstPictureMs: ms };
-  setStatus(`ok first-picture ${ms.toFixed(0)} ms`);
 }
 
 async function openDoc(name) {
@@ -175,16 +180,32 @@ async function openDoc(name) {
   resetViews();
   setStatus('pending');
   try {
-    const { info, findings } = await call('open', { name });
+    // The picture first; the info (whose download targets try each conversion) and the
+    // validation findings after it.
+    const { kind } = await call('open', { name });
     if (current.name !== name) return;
-    current.info = info;
-    $('info').textContent = info.text;
-    renderFindings(findings);
-    renderDownloads(name, info.targets);
-    if (info.kind === 'map') await showMap(name);
-    else if (info.kind === 'scene') await showScene(name);
-    else if (info.kind === 'picture') await showPicture(name);
-    else await showText(name);
+    let details = null;
+    const showDetails = async () => {
+      details = details || await call('details', { name });
+      if (current.name !== name) return;
+      current.info = details.info;
+      $('info').textContent = details.info.text;
+      renderFindings(details.findings);
+      renderDownloads(name, details.info.targets);
+    };
+    if (kind === 'map') await showMap(name);
+    else if (kind === 'scene') await showScene(name);
+    else if (kind === 'picture') await showPicture(name);
+    else if (kind === 'animation') await showGani(name);
+    else if (kind === 'image' || kind === 'wad') {
+      details = await call('details', { name });
+      await showAsset(name, details.info);
+    } else await showText(name);
+    if (current.name !== name) return;
+    await showDetails();
+    if (current.name === name && current.firstPictureMs !== undefined) {
+      setStatus(`ok first-picture ${current.firstPictureMs.toFixed(0)} ms`);
+    }
   } catch (e) {
     if (current.name === name) showError(e);
   }
@@ -233,9 +254,9 @@ function renderDownloads(name, targets) {
     b.dataset.target = t;
     b.onclick = async () => {
       try {
-        const { result } = await call('convert', { name, target: t });
+        const { result } = await call('convert', { name, target: t, index: current.texture || 0 });
         notes(result.notes);
-        save(`${stemOf(name)}.${t}`, result.main);
+        save(result.file || `${stemOf(name)}.${t}`, result.main);
         for (const s of result.side) save(s.name, s.bytes);
       } catch (e) { showError(e); }
     };
@@ -260,6 +281,154 @@ async function showPicture(name) {
   drawMap();
   firstPicture();
 }
+
+// ---- images and texture WADs ----------------------------------------------------------------
+
+async function showAsset(name, info) {
+  const textures = info.textures || [];
+  if (info.kind === 'wad') {
+    const box = $('layers');
+    textures.forEach((t, i) => {
+      const b = document.createElement('button');
+      b.className = 'texture';
+      b.textContent = t;
+      b.dataset.texture = i;
+      b.onclick = () => showTexture(name, i).catch(showError);
+      box.appendChild(b);
+    });
+  }
+  await showTexture(name, 0);
+  firstPicture();
+}
+
+async function showTexture(name, index) {
+  const { result } = await call('texture', { name, index });
+  if (current.name !== name) return;
+  current.texture = index;
+  for (const b of $('layers').querySelectorAll('button.texture')) b.classList.toggle('active', Number(b.dataset.texture) === index);
+  const { width, height, rgba } = result;
+  if (!width || !height) throw { kind: 'error', message: `${name}: texture ${index} has no pixels` };
+  const bitmap = await createImageBitmap(new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height));
+  const canvas = $('view2d');
+  canvas.hidden = false;
+  fitCanvas();
+  const fit = Math.min(canvas.width / width, canvas.height / height);
+  const zoom = fit >= 1 ? Math.min(8, Math.floor(fit)) : fit;
+  map2d = { picture: bitmap, camera: { x: -(canvas.width / zoom - width) / 2, y: -(canvas.height / zoom - height) / 2, zoom }, layers: [] };
+  drawMap();
+}
+
+// ---- ganis ----------------------------------------------------------------------------------
+
+let anim = null; // {dirs: [{direction, width, height, durations_ms, loop, bitmaps}], dir, frame, playing, timer}
+
+function stopAnim() {
+  if (anim && anim.timer) clearTimeout(anim.timer);
+  anim = null;
+}
+
+async function showGani(name) {
+  const { result } = await call('gani', { name });
+  if (current.name !== name) return;
+  notes(result.notes);
+  const dirs = await Promise.all(result.directions.map(async (d) => ({
+    ...d,
+    bitmaps: await Promise.all(d.frames.map((px) =>
+      createImageBitmap(new ImageData(new Uint8ClampedArray(px.buffer, px.byteOffset, px.byteLength), d.width, d.height)))),
+  })));
+  if (!dirs.length || dirs.some((d) => !d.bitmaps.length)) {
+    // A gani with no frames (a cut file that still reads) has nothing to play: its dump shows.
+    notes(['the animation has no frames to play']);
+    await showText(name);
+    return;
+  }
+  const down = dirs.findIndex((d) => d.direction === 'down');
+  anim = { dirs, dir: down >= 0 ? down : 0, frame: 0, playing: true, timer: null };
+  const bar = $('anim');
+  bar.textContent = '';
+  const buttons = document.createElement('div');
+  buttons.className = 'dirs';
+  dirs.forEach((d, i) => {
+    const b = document.createElement('button');
+    b.textContent = d.direction || 'play';
+    b.dataset.dir = d.direction || '';
+    b.onclick = () => { anim.dir = i; anim.frame = Math.min(anim.frame, anim.dirs[i].bitmaps.length - 1); renderFrameList(); drawAnim(); };
+    buttons.appendChild(b);
+  });
+  const play = document.createElement('button');
+  play.id = 'play';
+  play.onclick = () => { anim.playing = !anim.playing; if (anim.playing) schedule(); else clearTimeout(anim.timer); renderFrameList(); };
+  buttons.appendChild(play);
+  bar.appendChild(buttons);
+  const list = document.createElement('ol');
+  list.id = 'frames';
+  bar.appendChild(list);
+  bar.hidden = false;
+  const canvas = $('view2d');
+  canvas.hidden = false;
+  fitCanvas();
+  renderFrameList();
+  drawAnim();
+  schedule();
+  firstPicture();
+}
+
+function renderFrameList() {
+  const d = anim.dirs[anim.dir];
+  const list = $('frames');
+  list.textContent = '';
+  d.durations_ms.forEach((ms, i) => {
+    const li = document.createElement('li');
+    li.textContent = `${ms} ms`;
+    li.dataset.frame = i;
+    li.onclick = () => { anim.playing = false; clearTimeout(anim.timer); anim.frame = i; renderFrameList(); drawAnim(); };
+    list.appendChild(li);
+  });
+  $('play').textContent = anim.playing ? 'pause' : 'play';
+  for (const b of $('anim').querySelectorAll('.dirs button[data-dir]')) b.classList.toggle('active', b.dataset.dir === (d.direction || ''));
+  markFrame();
+}
+
+function markFrame() {
+  for (const li of $('frames').children) li.classList.toggle('active', Number(li.dataset.frame) === anim.frame);
+}
+
+function schedule() {
+  if (!anim || !anim.playing) return;
+  clearTimeout(anim.timer);
+  const d = anim.dirs[anim.dir];
+  const ms = Math.max(20, d.durations_ms[anim.frame] || 50);
+  anim.timer = setTimeout(() => {
+    if (!anim) return;
+    const n = anim.dirs[anim.dir].bitmaps.length;
+    // A gani without LOOP plays once and stays on its last frame (as the game does).
+    if (anim.frame + 1 >= n && !anim.dirs[anim.dir].loop) { anim.playing = false; renderFrameList(); return; }
+    anim.frame = (anim.frame + 1) % n;
+    markFrame();
+    drawAnim();
+    schedule();
+  }, ms);
+}
+
+function drawAnim() {
+  const canvas = $('view2d');
+  const ctx = canvas.getContext('2d');
+  const d = anim.dirs[anim.dir];
+  const bitmap = d.bitmaps[Math.min(anim.frame, d.bitmaps.length - 1)];
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = '#2a3a2a';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const fit = Math.min(canvas.width / d.width, canvas.height / d.height);
+  const zoom = fit >= 1 ? Math.min(8, Math.floor(fit)) : fit;
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(bitmap, Math.floor((canvas.width - d.width * zoom) / 2), Math.floor((canvas.height - d.height * zoom) / 2), d.width * zoom, d.height * zoom);
+}
+
+// For the browser tests: what the gani player shows.
+window.levelkitAnim = () => anim && {
+  direction: anim.dirs[anim.dir].direction, frame: anim.frame, frames: anim.dirs[anim.dir].bitmaps.length,
+  directions: anim.dirs.map((d) => d.direction), playing: anim.playing,
+};
 
 // ---- 2D maps --------------------------------------------------------------------------------
 
@@ -426,7 +595,7 @@ function drawMap() {
     c.x = wx - mx / c.zoom; c.y = wy - my / c.zoom;
     drawMap();
   }, { passive: false });
-  window.addEventListener('resize', () => { if (map2d) { fitCanvas(); drawMap(); } });
+  window.addEventListener('resize', () => { if (map2d) { fitCanvas(); drawMap(); } else if (anim) { fitCanvas(); drawAnim(); } });
 
   function pick(e) {
     if (!map2d.layers) return;

@@ -2,7 +2,7 @@
 // or hostile file never freezes the tab. Messages in: {id, op, ...}; out: {id, ok, ...} or
 // {id, ok: false, error}. Everything format-specific is in the library; this file only moves
 // bytes and JSON between the page and crates/levelkit-wasm.
-import init, { Viewer } from './pkg/levelkit_wasm.js';
+import init, { Viewer, AssetDoc } from './pkg/levelkit_wasm.js';
 
 let wasm = null;
 let viewer = null;
@@ -29,11 +29,16 @@ const ops = {
   open({ name }) {
     const old = docs.get(name);
     if (old) { old.free(); docs.delete(name); }
-    const doc = viewer.open(name);
+    // Images and texture WADs are not documents; the library's image and WAD readers show them.
+    const doc = viewer.asset_kind(name) ? viewer.open_asset(name) : viewer.open(name);
     docs.set(name, doc);
-    const info = JSON.parse(doc.info());
-    const findings = JSON.parse(doc.validate());
-    return { info, findings };
+    return { kind: doc.kind() };
+  },
+  // The info (whose targets try the conversions) and the findings: asked for after the first
+  // picture.
+  details({ name }) {
+    const doc = docs.get(name);
+    return { info: JSON.parse(doc.info()), findings: JSON.parse(doc.validate()) };
   },
   map({ name }) {
     const doc = docs.get(name);
@@ -56,11 +61,36 @@ const ops = {
     }
     return { result: { map, atlases, sprites, notes: JSON.parse(doc.notes()), ms: performance.now() - t0 }, transfer };
   },
+  texture({ name, index }) {
+    const asset = docs.get(name);
+    const [width, height] = asset.texture_size(index);
+    const rgba = asset.texture_rgba(index);
+    return { result: { width, height, rgba }, transfer: [rgba.buffer] };
+  },
+  gani({ name }) {
+    // Every direction, every frame, drawn by the library's gani renderer (the CLI's GIF/APNG).
+    const doc = docs.get(name);
+    const count = doc.play_gani(viewer);
+    const directions = [], transfer = [];
+    for (let i = 0; i < count; i++) {
+      const info = JSON.parse(doc.anim_info(i));
+      info.frames = info.durations_ms.map((_, f) => {
+        const rgba = doc.anim_frame(i, f);
+        transfer.push(rgba.buffer);
+        return rgba;
+      });
+      directions.push(info);
+    }
+    return { result: { directions, notes: JSON.parse(doc.notes()) }, transfer };
+  },
   dump({ name }) {
     return { text: docs.get(name).dump_text() };
   },
-  convert({ name, target }) {
-    const conv = docs.get(name).convert(viewer, target);
+  convert({ name, target, index }) {
+    const doc = docs.get(name);
+    const asset = doc instanceof AssetDoc;
+    const conv = asset ? doc.convert(target, index || 0) : doc.convert(viewer, target);
+    const file = asset ? doc.download_name(target, index || 0) : null;
     try {
       const main = conv.main();
       const side = [];
@@ -70,7 +100,7 @@ const ops = {
         side.push({ name: conv.side_name(i), bytes });
         transfer.push(bytes.buffer);
       }
-      return { result: { main, side, notes: JSON.parse(conv.notes()) }, transfer };
+      return { result: { main, side, file, notes: JSON.parse(conv.notes()) }, transfer };
     } finally {
       conv.free();
     }

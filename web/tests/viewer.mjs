@@ -9,7 +9,11 @@
 //     pictures and text views: not blank;
 //   * no console error and no uncaught exception on the page;
 //   * for the samples: the page's .json, .tmx and .glb downloads are byte-identical to
-//     `levelkit convert SAMPLE STEM.EXT`;
+//     `levelkit convert SAMPLE STEM.EXT` (the .glb of cube.wings, room.wmp and world.wdb with
+//     their PNG textures included);
+//   * the gani player: samples/walk.gani's frames advance, each direction button draws its
+//     own picture, the frame list selects a frame;
+//   * a PNG dropped alone shows as a picture; the corpus WAD lists its textures and draws one;
 //   * hostile inputs (bad/ folders, truncated and mangled samples) show an error, not a frozen
 //     or blank page.
 // Prints one figure line per file (time to first picture, page JS heap, wasm memory) and writes
@@ -20,7 +24,6 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,9 +33,10 @@ const require = createRequire(import.meta.url);
 const oracles = path.join(process.env.LEVELKIT_ORACLES_BUILD || path.join(os.tmpdir(), 'levelkit-oracles'), 'node');
 const { chromium } = require(require.resolve('playwright-core', { paths: [oracles, root] }));
 
-const bin = process.env.LEVELKIT_BIN || path.join(root, 'target/release/levelkit');
-const site = process.env.LEVELKIT_SITE || path.join(root, 'target/site');
-const out = process.env.OUT || path.join(root, 'target/site-tests');
+const target = process.env.CARGO_TARGET_DIR || path.join(root, 'target');
+const bin = process.env.LEVELKIT_BIN || path.join(target, 'release/levelkit');
+const site = process.env.LEVELKIT_SITE || path.join(target, 'site');
+const out = process.env.OUT || path.join(target, 'site-tests');
 const corpus = process.env.LEVELKIT_CORPUS || '';
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
@@ -157,7 +161,10 @@ async function viewFile(file, label, { expect = 'ok', assets = [] } = {}) {
     const probe = await page.evaluate(() => window.levelkitProbe());
     const seen = await look(probe);
     const isMap = await page.evaluate(() => document.querySelectorAll('#layers input').length > 0);
-    check(seen.colours > 3, `${label}: the canvas is nearly blank (${seen.colours} colours)`);
+    // A map has many tiles; a picture may be one colour (a plain texture) and a gani without
+    // its images is magenta and black placeholders: drawn, but few colours.
+    if (isMap) check(seen.colours > 3, `${label}: the canvas is nearly blank (${seen.colours} colours)`);
+    else check(seen.colours >= 2 && seen.lit > 0.0005, `${label}: the canvas is blank (${seen.colours} colours, ${(seen.lit * 100).toFixed(2)}% drawn)`);
     if (isMap) {
       if (check(probe, `${label}: no tile to probe`)) {
         const d = probe.rgba.slice(0, 3).reduce((s, v, i) => s + Math.abs(v - seen.probe[i]), 0);
@@ -182,46 +189,13 @@ async function viewFile(file, label, { expect = 'ok', assets = [] } = {}) {
   return { name, kind };
 }
 
-// Two GLBs equal but for the deflate streams of their PNG images: the same JSON once buffer
-// view sizes and offsets are set aside, the same non-image bytes, and the same inflated image data.
-const deflateOnly = [];
-function glbParts(buf) {
-  const jsonLen = buf.readUInt32LE(12);
-  const json = JSON.parse(buf.subarray(20, 20 + jsonLen).toString('utf8'));
-  const bin = buf.subarray(20 + jsonLen + 8);
-  const views = (json.bufferViews || []).map((v) => bin.subarray(v.byteOffset || 0, (v.byteOffset || 0) + v.byteLength));
-  const imageViews = new Set((json.images || []).map((i) => i.bufferView));
-  return { json, views, imageViews };
-}
-function sameGlbButDeflate(a, b) {
-  try {
-    const [x, y] = [glbParts(a), glbParts(b)];
-    const strip = (j) => JSON.stringify({ ...j, buffers: (j.buffers || []).map(() => 0),
-      bufferViews: (j.bufferViews || []).map(({ byteOffset, byteLength, ...rest }) => rest) });
-    if (strip(x.json) !== strip(y.json) || x.views.length !== y.views.length) return false;
-    return x.views.every((v, i) => {
-      if (!x.imageViews.has(i)) return v.equals(y.views[i]);
-      // Chunks other than IDAT must match; the IDAT streams must inflate to the same bytes.
-      const chunks = (png) => { const out = { idat: [], other: [] };
-        for (let k = 8; k + 8 <= png.length;) { const len = png.readUInt32BE(k), type = png.toString('latin1', k + 4, k + 8);
-          (type === 'IDAT' ? out.idat : out.other).push(type === 'IDAT' ? png.subarray(k + 8, k + 8 + len) : png.subarray(k + 4, k + 8 + len));
-          k += 12 + len; }
-        return out; };
-      const [p, q] = [chunks(v), chunks(y.views[i])];
-      return p.other.length === q.other.length && p.other.every((c, k) => c.equals(q.other[k])) &&
-        zlib.inflateSync(Buffer.concat(p.idat)).equals(zlib.inflateSync(Buffer.concat(q.idat)));
-    });
-  } catch (e) {
-    return false;
-  }
-}
-
 // ---- samples: views and downloads -----------------------------------------------------------
 const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !f.endsWith('.bmp')).sort();
 // The textures beside the samples (world.wdb's), dropped with each sample as the CLI finds them
 // beside it.
 const textures = fs.readdirSync(path.join(root, 'samples')).filter((f) => f.endsWith('.bmp'))
   .map((f) => path.join(root, 'samples', f));
+const identical = [];
 for (const s of samples) {
   const file = path.join(root, 'samples', s);
   const opened = await viewFile(file, 'samples/' + s, { assets: textures });
@@ -240,18 +214,66 @@ for (const s of samples) {
     const dir = fs.mkdtempSync(path.join(tmp, 'cli-'));
     execFileSync(bin, ['convert', file, path.join(dir, want)], { stdio: ['ignore', 'ignore', 'ignore'] });
     const [a, b] = [fs.readFileSync(got), fs.readFileSync(path.join(dir, want))];
+    // Byte for byte, PNG textures inside .glb included (levelkit deflates what it writes into
+    // modern formats with pure Rust it chooses itself, the same in the CLI and WebAssembly).
     if (a.equals(b)) {
+      identical.push(`${want} (${a.length} B${t === 'glb' && a.includes(Buffer.from('image/png')) ? ', PNG textures' : ''})`);
       console.log(`samples/${s}: page .${t} == CLI .${t} (${a.length} bytes)`);
-    } else if (t === 'glb' && sameGlbButDeflate(a, b)) {
-      // The WebAssembly build deflates with pure Rust (no C zlib there): embedded PNG textures
-      // hold the same pixels in other deflate bytes; everything else must be equal.
-      deflateOnly.push(`samples/${s}.glb`);
-      console.log(`samples/${s}: page .glb == CLI .glb except the PNG textures' deflate bytes (same pixels)`);
     } else {
-      fail(`samples/${s}: the page's .${t} differs from levelkit convert's`);
+      fail(`samples/${s}: the page's .${t} (${a.length} bytes) differs from levelkit convert's (${b.length} bytes)`);
     }
   }
   check(problems.length === 0, `samples/${s} downloads: ${problems.join('; ')}`);
+  if (s.endsWith('.gani')) await checkGani(s);
+}
+// The samples whose .glb embeds PNG textures: each must have been compared (and equal) above.
+for (const s of ['cube.wings', 'room.wmp', 'world.wdb']) {
+  check(identical.some((l) => l.startsWith(s.replace(/\.[^.]*$/, '.glb')) && l.includes('PNG textures')),
+    `samples/${s}: no byte-identical .glb with PNG textures`);
+}
+
+// A gani plays: frames advance, the canvas is not blank, the direction buttons switch.
+async function checkGani(s) {
+  const label = `samples/${s} player`;
+  const a0 = await page.evaluate(() => window.levelkitAnim && window.levelkitAnim());
+  if (!check(a0 && a0.frames > 1 && a0.playing, `${label}: not playing (${JSON.stringify(a0)})`)) return;
+  check(a0.directions.join(',') === 'up,left,down,right', `${label}: directions ${a0.directions}`);
+  const advanced = await page.waitForFunction((f) => window.levelkitAnim().frame !== f, a0.frame, { timeout: 5000 })
+    .then(() => true, () => false);
+  check(advanced, `${label}: the frame stays at ${a0.frame}`);
+  const digest = () => page.evaluate(() => {
+    const { data } = window.levelkitPixels();
+    let h = 0;
+    for (let i = 0; i < data.length; i += 4) h = (h * 31 + data[i] + 7 * data[i + 1] + 13 * data[i + 2]) >>> 0;
+    return h;
+  });
+  // Stop on frame 0 (the frame list), then show each direction.
+  await page.click('#frames li[data-frame="0"]');
+  const seen = new Map();
+  for (const d of ['up', 'left', 'down', 'right']) {
+    await page.click(`#anim button[data-dir="${d}"]`);
+    const now = await page.evaluate(() => window.levelkitAnim());
+    check(now.direction === d && now.frame === 0 && !now.playing, `${label}: after ${d}: ${JSON.stringify(now)}`);
+    const seenNow = await look(null);
+    check(seenNow.colours > 3 && seenNow.lit > 0.001, `${label} ${d}: the canvas is blank`);
+    seen.set(d, await digest());
+    await page.locator('#stage').screenshot({ path: path.join(out, `samples_${s}.${d}.png`) });
+  }
+  check(new Set(seen.values()).size === 4, `${label}: the four directions draw ${new Set(seen.values()).size} different pictures`);
+  await page.click('#frames li[data-frame="1"]');
+  check((await page.evaluate(() => window.levelkitAnim().frame)) === 1, `${label}: the frame list does not select frame 1`);
+  check(await digest() !== seen.get('right'), `${label}: frame 1 draws as frame 0`);
+  check(problems.length === 0, `${label}: ${problems.join('; ')}`);
+  console.log(`${label}: plays ${a0.frames} frames, 4 directions, each drawn differently`);
+}
+
+// ---- a picture dropped alone opens as an image (the CLI's PNG of a sample) -----------------
+{
+  const png = path.join(tmp, 'island-picture.png');
+  execFileSync(bin, ['convert', path.join(root, 'samples', 'island.graal'), png], { stdio: 'ignore' });
+  const opened = await viewFile(png, 'island-picture.png (a PNG alone)');
+  const info = await page.textContent('#info');
+  check(opened && opened.kind === '2d' && /PNG image, \d+ x \d+/.test(info), `a PNG alone: ${info}`);
 }
 
 // ---- `levelkit view FILE`: the page opens the file the command names ------------------------
@@ -293,6 +315,38 @@ for (const s of samples.filter((f) => /\.(wwd|graal|wings|wdb|wmp|gani|nw)$/.tes
   }
 }
 
+// ---- hostile inputs: the fuzzer's finding and files that claim huge sizes ------------------
+{
+  const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32LE(n >>> 0); return b; };
+  const png = (w, h) => {
+    // A PNG header claiming a w x h RGBA image, with one tiny IDAT (CRCs left wrong on purpose).
+    const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 6;
+    const chunk = (t, d) => { const len = Buffer.alloc(4); len.writeUInt32BE(d.length); return Buffer.concat([len, Buffer.from(t), d, Buffer.alloc(4)]); };
+    return Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), chunk('IHDR', ihdr), chunk('IDAT', Buffer.from([0x78, 0x9c, 3, 0, 0, 0, 0, 1])), chunk('IEND', Buffer.alloc(0))]);
+  };
+  const gmapFinding = Buffer.concat([Buffer.from('\x0b\nWIDTH  *\\@\r\x0b *\\@\r\x0b\nWIDTH /VELNAMES \0\0 *', 'latin1'),
+    Buffer.alloc(30, 'V'), Buffer.from('cannot write'), Buffer.alloc(30, 'V'), Buffer.from('\\@\0', 'latin1')]);
+  const cases = [
+    ['fuzz-gmap-finding.gmap', gmapFinding],
+    ['huge-sprite.gani', Buffer.from('GANI0001\nSPRITE 1 BODY 0 0 2000000000 2000000000 big\n\nANI\n1 0 0\nANIEND\n')],
+    ['huge-dims.png', png(100000, 100000)],
+    ['huge-directory.wad', Buffer.concat([Buffer.from('WAD7'), u32(0x7fffffff), u32(12)])],
+    ['huge-term.wings', Buffer.concat([Buffer.from('#!WINGS-1.0\r\n\x1a\x04', 'latin1'), Buffer.from([0x83, 0x50, 0x7f, 0xff, 0xff, 0xff, 0x78, 0x9c])])],
+    ['huge-planes.wwd', Buffer.concat([u32(1524), Buffer.alloc(1520, 0xff)])],
+  ];
+  for (const [name, bytes] of cases) {
+    const f = path.join(tmp, name);
+    fs.writeFileSync(f, bytes);
+    await fresh();
+    const t0 = Date.now();
+    const status = await open([f]);
+    const alive = await page.evaluate(() => 1 + 1).catch(() => 0) === 2;
+    check(alive && (status.startsWith('ok') || status.startsWith('error')), `${name}: ${status}`);
+    check(!problems.some((p) => p.startsWith('pageerror')), `${name}: ${problems.join('; ')}`);
+    figures.push({ label: 'hostile/' + name, status: `${status.slice(0, 80)} (${Date.now() - t0} ms)` });
+  }
+}
+
 // ---- the corpus: the largest file of each type, and every bad/ file -------------------------
 if (corpus && fs.existsSync(corpus)) {
   const all = [];
@@ -311,9 +365,11 @@ if (corpus && fs.existsSync(corpus)) {
   }
   // levelkit reads these types; the others (images, formats being added) must show a picture
   // or an error, never a blank or frozen page.
-  const readable = new Set(['.wwd', '.graal', '.nw', '.gani', '.wings', '.wmp', '.$$m', '.pid', '.pcx']);
+  const readable = new Set(['.wwd', '.graal', '.nw', '.gani', '.wings', '.wmp', '.$$m', '.pid', '.pcx',
+    '.png', '.wad', '.mdl', '.hmp', '.wmb']);
   for (const [ext, f] of [...byType].sort()) {
-    await viewFile(f, 'corpus/' + path.relative(corpus, f), { expect: readable.has(ext) ? 'ok' : 'any' });
+    const opened = await viewFile(f, 'corpus/' + path.relative(corpus, f), { expect: readable.has(ext) ? 'ok' : 'any' });
+    if (opened && ext === '.wad') await checkWad(f);
   }
   // The 640 KB uncompressed Claw level, if the largest .wwd was another.
   const claw = all.find((f) => /RETAIL01_nocompress/i.test(f));
@@ -329,6 +385,21 @@ if (corpus && fs.existsSync(corpus)) {
   }
 }
 
+// A texture WAD: its texture list, and each texture drawn when clicked.
+async function checkWad(f) {
+  const label = 'corpus/' + path.relative(corpus, f);
+  const names = await page.$$eval('#layers button.texture', (bs) => bs.map((b) => b.textContent));
+  if (!check(names.length > 1, `${label}: ${names.length} textures listed`)) return;
+  const info = await page.textContent('#info');
+  check(/texture WAD, \d+ entries, \d+ textures decoded/.test(info), `${label}: info ${info.slice(0, 80)}`);
+  await page.click('#layers button.texture[data-texture="1"]');
+  await page.waitForFunction(() => document.querySelector('#layers button.texture.active')?.dataset.texture === '1');
+  const seen = await look(null);
+  check(seen.colours > 3, `${label}: texture 1 (${names[1]}) is blank`);
+  check(await page.$$eval('#downloads button', (bs) => bs.map((b) => b.dataset.target).join(',')) === 'json,png', `${label}: downloads`);
+  console.log(`${label}: ${names.length} textures listed, texture 1 (${names[1]}) drawn`);
+}
+
 // ---- report ---------------------------------------------------------------------------------
 console.log('\nfile\tstatus\tview\tbytes\tfirst picture ms\tJS heap MB\twasm memory MB');
 for (const f of figures) {
@@ -339,6 +410,6 @@ await ctx.close();
 server.kill();
 fs.rmSync(udd, { recursive: true, force: true });
 fs.rmSync(tmp, { recursive: true, force: true });
-if (deflateOnly.length) console.log(`\nequal but for PNG deflate bytes: ${deflateOnly.join(', ')}`);
+console.log(`\npage downloads byte-identical to the CLI: ${identical.join(', ')}`);
 console.log(failures ? `\nweb tests: ${failures} failure(s)` : '\nweb tests: all passed');
 process.exit(failures ? 1 : 0);

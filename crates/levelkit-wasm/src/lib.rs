@@ -2,7 +2,10 @@
 //! `web/` (built by `web/build.sh`). JavaScript drops files into a [`Viewer`], opens one as a
 //! [`Document`], and asks it for what `levelkit info`, `validate`, `dump` and `convert` give on
 //! the command line; the bytes of a conversion are the CLI's (the same library steps,
-//! [`levelkit::document::convert`]). Nothing format-specific lives here or in the page.
+//! [`levelkit::document::convert`]), and a gani's frames are those of `levelkit convert
+//! walk.gani walk.gif` (the library's renderer, [`Document::play_gani`]). A dropped image or
+//! texture WAD, which is no document, opens as an [`AssetDoc`] (the library's WAD reader and
+//! the `image` crate). Nothing format-specific lives here or in the page.
 //!
 //! Errors cross to JavaScript as JSON strings (`{"kind", "format", "message", "location"}`,
 //! the location holding the byte offset or line where the library knows it).
@@ -10,10 +13,11 @@
 pub mod api;
 
 use levelkit::document::convert::{Converted, MapArt};
+use levelkit::formats::graal::gani::render::Rendered;
 use levelkit::tilemap::TileMap;
 use wasm_bindgen::prelude::*;
 
-use api::{Doc, Workspace, error_json};
+use api::{Asset, Doc, Workspace, error_json};
 
 /// The files the user dropped.
 #[wasm_bindgen]
@@ -49,9 +53,81 @@ impl Viewer {
                 doc,
                 map: None,
                 art: None,
+                anim: Vec::new(),
                 notes: Vec::new(),
             })
             .map_err(|e| error_json(&e))
+    }
+
+    /// What a dropped file that is not a document is shown as (`"image"`, `"wad"`), or `None`
+    /// (see [`Workspace::asset_kind`]).
+    pub fn asset_kind(&self, name: &str) -> Option<String> {
+        self.ws.asset_kind(name).map(str::to_owned)
+    }
+
+    /// Read a dropped image or WAD; the error is JSON.
+    pub fn open_asset(&self, name: &str) -> Result<AssetDoc, String> {
+        self.ws
+            .open_asset(name)
+            .map(|asset| AssetDoc { asset })
+            .map_err(|e| error_json(&e))
+    }
+}
+
+/// A dropped image or texture WAD.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct AssetDoc {
+    asset: Asset,
+}
+
+#[wasm_bindgen]
+impl AssetDoc {
+    /// `{"record", "text", "kind": "image"|"wad", "targets", "textures": [names]}`.
+    pub fn info(&self) -> String {
+        self.asset.info()
+    }
+
+    /// `"image"` or `"wad"`.
+    pub fn kind(&self) -> String {
+        self.asset.kind().to_owned()
+    }
+
+    /// The WAD's validation findings (none for an image).
+    pub fn validate(&self) -> String {
+        self.asset.validate()
+    }
+
+    /// `[width, height]` of texture `index` (empty when there is none).
+    pub fn texture_size(&self, index: usize) -> Vec<u32> {
+        self.asset
+            .texture(index)
+            .map(|t| vec![t.width, t.height])
+            .unwrap_or_default()
+    }
+
+    /// The RGBA pixels of texture `index`.
+    pub fn texture_rgba(&self, index: usize) -> Vec<u8> {
+        self.asset
+            .texture(index)
+            .map(|t| t.rgba.clone())
+            .unwrap_or_default()
+    }
+
+    /// The download `target` (`png` of texture `index`, or `json`); the error is JSON.
+    pub fn convert(&self, target: &str, index: usize) -> Result<Conversion, String> {
+        self.asset
+            .convert(target, index)
+            .map(|files| Conversion {
+                files,
+                notes: Vec::new(),
+            })
+            .map_err(|e| error_json(&e))
+    }
+
+    /// The file name of the download `target` of texture `index`.
+    pub fn download_name(&self, target: &str, index: usize) -> String {
+        self.asset.download_name(target, index)
     }
 }
 
@@ -62,6 +138,7 @@ pub struct Document {
     doc: Doc,
     map: Option<TileMap>,
     art: Option<MapArt>,
+    anim: Vec<Rendered>,
     notes: Vec<String>,
 }
 
@@ -76,6 +153,12 @@ impl Document {
     /// The validation findings (as `validate --json` lists them).
     pub fn validate(&self) -> String {
         self.doc.validate()
+    }
+
+    /// What the page shows it as (`"map"`, `"scene"`, `"picture"`, `"animation"`, `"other"`),
+    /// known before [`Document::info`], which tries the conversions its targets list.
+    pub fn kind(&self) -> String {
+        self.doc.kind().to_owned()
     }
 
     /// The text of `levelkit dump`.
@@ -160,6 +243,50 @@ impl Document {
             .as_ref()
             .and_then(|a| a.sprites.get(index))
             .map(|(_, s)| s.image.rgba.clone())
+            .unwrap_or_default()
+    }
+
+    /// Draw a gani in each of its directions with the viewer's images (see [`Doc::gani`]);
+    /// returns how many directions there are (0 for documents that are not ganis). Notes go to
+    /// [`Document::notes`]; the error is JSON.
+    pub fn play_gani(&mut self, viewer: &Viewer) -> Result<u32, String> {
+        let Some(drawn) = self.doc.gani(&viewer.ws) else {
+            return Ok(0);
+        };
+        let (anim, notes) = drawn.map_err(|e| error_json(&e))?;
+        self.anim = anim;
+        self.notes = notes;
+        Ok(u32::try_from(self.anim.len()).unwrap_or(u32::MAX))
+    }
+
+    /// Direction `index` of the gani drawn by [`Document::play_gani`]: `{"direction",
+    /// "width", "height", "anchor", "durations_ms", "loop", "setbackto", "sounds"}` (`null`
+    /// when there is none).
+    pub fn anim_info(&self, index: usize) -> String {
+        self.anim.get(index).map_or_else(
+            || "null".to_owned(),
+            |r| {
+                serde_json::json!({
+                    "direction": r.direction,
+                    "width": r.animation.width,
+                    "height": r.animation.height,
+                    "anchor": r.animation.anchor,
+                    "durations_ms": r.animation.frames.iter().map(|f| f.duration_ms).collect::<Vec<_>>(),
+                    "loop": r.animation.looping,
+                    "setbackto": r.set_back_to,
+                    "sounds": r.sounds,
+                })
+                .to_string()
+            },
+        )
+    }
+
+    /// The RGBA pixels of frame `frame` of direction `index` (empty when there is none).
+    pub fn anim_frame(&self, index: usize, frame: usize) -> Vec<u8> {
+        self.anim
+            .get(index)
+            .and_then(|r| r.animation.frames.get(frame))
+            .map(|f| f.rgba.clone())
             .unwrap_or_default()
     }
 

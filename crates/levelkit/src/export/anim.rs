@@ -172,7 +172,8 @@ pub fn to_apng(anim: &Animation) -> Result<ExportFiles> {
         .map_err(|_| error(P, ErrorKind::Unsupported, "too many frames".into()))?;
     let mut out = Vec::new();
     {
-        let mut encoder = png::Encoder::new(Cursor::new(&mut out), anim.width, anim.height);
+        let mut encoder =
+            crate::encoding::png_encoder(Cursor::new(&mut out), anim.width, anim.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder
@@ -191,7 +192,7 @@ pub fn to_apng(anim: &Animation) -> Result<ExportFiles> {
         writer.finish().map_err(failed)?;
     }
     Ok(ExportFiles {
-        main: out,
+        main: crate::encoding::png_deflated(out),
         side_files: Vec::new(),
         warnings: Vec::new(),
     })

@@ -309,9 +309,16 @@ impl<'a> Writer<'a> {
             let mut lo = vec![f32::INFINITY; n];
             let mut hi = vec![f32::NEG_INFINITY; n];
             for chunk in data.chunks_exact(n.max(1)) {
+                // Compared, not `f32::min`/`max`: those may return either zero for -0.0 and
+                // 0.0 (x86 and WebAssembly differ), and the CLI and the browser viewer must
+                // write the same bytes. NaNs are skipped, as `min`/`max` skip them.
                 for ((l, h), v) in lo.iter_mut().zip(hi.iter_mut()).zip(chunk) {
-                    *l = l.min(*v);
-                    *h = h.max(*v);
+                    if *v < *l {
+                        *l = *v;
+                    }
+                    if *v > *h {
+                        *h = *v;
+                    }
                 }
             }
             let arr = |v: Vec<f32>| Value::Array(v.into_iter().map(f32_value).collect());
@@ -1895,7 +1902,7 @@ fn encode_png(
 ) -> std::result::Result<Vec<u8>, png::EncodingError> {
     let mut out = Vec::new();
     {
-        let mut encoder = png::Encoder::new(&mut out, width, height);
+        let mut encoder = crate::encoding::png_encoder(&mut out, width, height);
         encoder.set_color(match channels {
             1 => png::ColorType::Grayscale,
             2 => png::ColorType::GrayscaleAlpha,
@@ -1907,7 +1914,7 @@ fn encode_png(
         writer.write_image_data(data)?;
         writer.finish()?;
     }
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// The image type by its bytes: `image/png` or `image/jpeg`.

@@ -855,11 +855,11 @@ fn encode_png(
         )
     };
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, width, height);
+    let mut encoder = crate::encoding::png_encoder(&mut out, width, height);
     encoder.set_color(color);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(data).map_err(failed)?;
     writer.finish().map_err(failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }

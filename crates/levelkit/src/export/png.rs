@@ -1166,11 +1166,11 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
         )
     };
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    let mut encoder = crate::encoding::png_encoder(&mut out, image.width, image.height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(failed)?;
     writer.write_image_data(&image.rgba).map_err(failed)?;
     writer.finish().map_err(failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }

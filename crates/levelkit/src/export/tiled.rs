@@ -63,10 +63,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 
-use flate2::Compression;
-use flate2::write::ZlibEncoder;
 use quick_xml::Writer;
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -401,14 +398,13 @@ fn collision_ids(shapes: &[MapObject]) -> impl Iterator<Item = (u32, &MapObject)
     })
 }
 
-fn layer_bytes(layer: &TileLayer, format: Format) -> Result<String> {
-    let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
-    let io =
-        |e: std::io::Error| Error::new(format, ErrorKind::Io, Location::default(), e.to_string());
-    for gid in layer.data() {
-        z.write_all(&gid.to_le_bytes()).map_err(io)?;
-    }
-    Ok(base64_encode(&z.finish().map_err(io)?))
+fn layer_bytes(layer: &TileLayer) -> String {
+    let raw: Vec<u8> = layer
+        .data()
+        .iter()
+        .flat_map(|gid| gid.to_le_bytes())
+        .collect();
+    base64_encode(&crate::encoding::zlib_compress(&raw))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,7 +650,7 @@ impl Xml {
                         ("compression", "zlib".into()),
                     ],
                 )?;
-                self.text(&layer_bytes(t, TMX)?)?;
+                self.text(&layer_bytes(t))?;
             }
         }
         self.end("data")?;
@@ -925,7 +921,7 @@ fn json_tile_layer(t: &TileLayer, id: u32, encoding: LayerEncoding) -> Result<Va
         LayerEncoding::Base64Zlib => {
             obj.insert("encoding".into(), json!("base64"));
             obj.insert("compression".into(), json!("zlib"));
-            obj.insert("data".into(), json!(layer_bytes(t, TMJ)?));
+            obj.insert("data".into(), json!(layer_bytes(t)));
         }
     }
     Ok(Value::Object(obj))

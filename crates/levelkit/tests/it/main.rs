@@ -23,6 +23,7 @@ mod graal_links;
 mod graal_pairs;
 mod graal_tilemap;
 mod hmp;
+mod json_document;
 mod mdl;
 mod nw;
 mod obj;

@@ -95,7 +95,7 @@ pub fn pid_to_png(pid: &Pid, palette: Option<&Palette>) -> Result<Vec<u8>> {
         .map_err(|e| png_error(Format::Pid, ErrorKind::Malformed, e.to_string()))?;
     let failed = encode_failed(Format::Pid);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pid.width, pid.height);
+    let mut encoder = crate::encoding::png_encoder(&mut out, pid.width, pid.height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.to_bytes());
@@ -108,7 +108,7 @@ pub fn pid_to_png(pid: &Pid, palette: Option<&Palette>) -> Result<Vec<u8>> {
     let mut writer = encoder.write_header().map_err(&failed)?;
     writer.write_image_data(&pid.pixels).map_err(&failed)?;
     writer.finish().map_err(&failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// Alpha of each palette entry under `transparency`.
@@ -131,13 +131,13 @@ fn alpha_table(palette: &Palette, transparency: Transparency) -> [u8; 256] {
 pub fn rgba_to_png(format: Format, image: &RgbaImage) -> Result<Vec<u8>> {
     let failed = encode_failed(format);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    let mut encoder = crate::encoding::png_encoder(&mut out, image.width, image.height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(&failed)?;
     writer.write_image_data(&image.rgba).map_err(&failed)?;
     writer.finish().map_err(&failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// A palette as a 128 × 128 indexed PNG: 16 rows of 16 swatches of 8 × 8 pixels, entry 0 at the
@@ -151,14 +151,14 @@ pub fn palette_to_png(palette: &Palette) -> Result<Vec<u8>> {
     }
     let failed = encode_failed(Format::Pal);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, 128, 128);
+    let mut encoder = crate::encoding::png_encoder(&mut out, 128, 128);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.to_bytes());
     let mut writer = encoder.write_header().map_err(&failed)?;
     writer.write_image_data(&pixels).map_err(&failed)?;
     writer.finish().map_err(&failed)?;
-    Ok(out)
+    Ok(crate::encoding::png_deflated(out))
 }
 
 /// A PNG decoded: size, indices or RGBA, its palette and transparency, its text chunk.
