@@ -69,21 +69,26 @@ fn mdl_write(bencher: Bencher) {
 #[divan::bench]
 fn mdl_to_glb(bencher: Bencher) {
     let bytes = &*INPUT;
-    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
-        let model = Mdl::read(divan::black_box(bytes)).unwrap();
-        let (scene, _) = mdl::scene::to_scene(&model);
-        gltf::write(
-            &scene,
-            &GltfOptions {
-                binary: true,
-                embed: true,
-                stem: "model".into(),
-            },
-        )
-        .unwrap()
-        .main
-        .len()
-    });
+    bencher
+        .counter(BytesCount::new(bytes.len()))
+        .bench(|| to_glb(divan::black_box(bytes)));
+}
+
+/// Read `bytes`, make the scene and write it as `.glb`; its length.
+fn to_glb(bytes: &[u8]) -> usize {
+    let model = Mdl::read(bytes).unwrap();
+    let (scene, _) = mdl::scene::to_scene(&model);
+    gltf::write(
+        &scene,
+        &GltfOptions {
+            binary: true,
+            embed: true,
+            stem: "model".into(),
+        },
+    )
+    .unwrap()
+    .main
+    .len()
 }
 
 /// The corpus's skinned MDL7 (`gamestudio/mdl/mdl7-player.mdl`: 17 bones, 40 frames of bone
@@ -105,20 +110,9 @@ static SKINNED: LazyLock<Vec<u8>> = LazyLock::new(|| {
 #[divan::bench]
 fn mdl_skinned_to_glb(bencher: Bencher) {
     let bytes = &*SKINNED;
-    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
-        let model = Mdl::read(divan::black_box(bytes)).unwrap();
-        let (scene, _) = mdl::scene::to_scene(&model);
-        assert_eq!(scene.skins.len(), 1);
-        gltf::write(
-            &scene,
-            &GltfOptions {
-                binary: true,
-                embed: true,
-                stem: "model".into(),
-            },
-        )
-        .unwrap()
-        .main
-        .len()
-    });
+    let (scene, _) = mdl::scene::to_scene(&Mdl::read(bytes).unwrap());
+    assert_eq!(scene.skins.len(), 1);
+    bencher
+        .counter(BytesCount::new(bytes.len()))
+        .bench(|| to_glb(divan::black_box(bytes)));
 }

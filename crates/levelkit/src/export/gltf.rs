@@ -326,11 +326,24 @@ impl<'a> Writer<'a> {
         } else {
             (None, None)
         };
+        self.push_accessor(view, count, ComponentType::F32, kind, (min, max))
+    }
+
+    /// Append an accessor over the whole of `view`: `count` elements of `kind` made of
+    /// `component`s, with their bounds where given.
+    fn push_accessor(
+        &mut self,
+        view: json::Index<json::buffer::View>,
+        count: usize,
+        component: ComponentType,
+        kind: Type,
+        (min, max): (Option<Value>, Option<Value>),
+    ) -> Result<json::Index<json::Accessor>> {
         let accessor = json::Accessor {
             buffer_view: Some(view),
             byte_offset: None,
             count: USize64::from(count),
-            component_type: Valid(GenericComponentType(ComponentType::F32)),
+            component_type: Valid(GenericComponentType(component)),
             extensions: None,
             extras: None,
             type_: Valid(kind),
@@ -347,21 +360,13 @@ impl<'a> Writer<'a> {
     fn push_joints(&mut self, data: &[u16]) -> Result<json::Index<json::Accessor>> {
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
         let view = self.push_view(&bytes, Some(Target::ArrayBuffer), Some(8))?;
-        let accessor = json::Accessor {
-            buffer_view: Some(view),
-            byte_offset: None,
-            count: USize64::from(data.len() / 4),
-            component_type: Valid(GenericComponentType(ComponentType::U16)),
-            extensions: None,
-            extras: None,
-            type_: Valid(Type::Vec4),
-            min: None,
-            max: None,
-            name: None,
-            normalized: false,
-            sparse: None,
-        };
-        push(&mut self.root.accessors, accessor).ok_or_else(|| self.too_big("accessors"))
+        self.push_accessor(
+            view,
+            data.len() / 4,
+            ComponentType::U16,
+            Type::Vec4,
+            (None, None),
+        )
     }
 
     /// Append triangle indices: `u16` when every index fits below 65 535 (glTF forbids the
@@ -382,21 +387,7 @@ impl<'a> Writer<'a> {
             (bytes, ComponentType::U32)
         };
         let view = self.push_view(&bytes, Some(Target::ElementArrayBuffer), None)?;
-        let accessor = json::Accessor {
-            buffer_view: Some(view),
-            byte_offset: None,
-            count: USize64::from(indices.len()),
-            component_type: Valid(GenericComponentType(component)),
-            extensions: None,
-            extras: None,
-            type_: Valid(Type::Scalar),
-            min: None,
-            max: None,
-            name: None,
-            normalized: false,
-            sparse: None,
-        };
-        push(&mut self.root.accessors, accessor).ok_or_else(|| self.too_big("accessors"))
+        self.push_accessor(view, indices.len(), component, Type::Scalar, (None, None))
     }
 
     // ---- textures and materials -----------------------------------------------------------
