@@ -1,55 +1,59 @@
-//! Every working hypothesis about `.wdb`, in one place.
+//! Every decision about `.wdb` that the published notes leave open, in one place, each tagged
+//! by what decided it.
 //!
-//! No real `.wdb` is public, and the published notes leave parts of the layout and of the
-//! meaning open (`shared/specs/wdb-notes.md`, tags **known**, **inferred**, **unknown**). Each
-//! open point is decided here, once, by a documented constant, type or function; the reader, the
-//! writer, validation and the scene conversion only call these. Someone with real files who
-//! finds a hypothesis wrong changes it here (and the tests that pin it down), nowhere else.
+//! Until 2026-11 no real world was at hand and this module held working hypotheses. Now 34
+//! distinct real worlds (Microsoft's and the community's, from `msvchat/msvchat.github.io`) and
+//! the one public reader (`wdb_to_x3d`, VB.NET, by the author of the format notes; read for
+//! facts, none of its code used) have decided most of them. Tags:
 //!
-//! The reader checks every redundant field against these hypotheses (the face table's byte
-//! length `lenIFS`, its terminating zero word, point indices against the point count, material
-//! indices against the texture count, texture names, finite floats, and the file ending exactly
-//! after the last node) and reports a mismatch as an error with the node's path and the byte
-//! offset, so a wrong hypothesis shows up as an error at the structure it is about instead of as
-//! garbage read from the rest of the file.
+//! * **files**: checked on every one of the 34 real worlds (which all read to their last byte,
+//!   write back byte for byte, and agree with the reference reader's reading);
+//! * **reader**: what the reference reader does; the files do not contradict it;
+//! * **guess**: still open; our choice, with the reason.
+//!
+//! The reader, the writer, validation and the scene conversion only call what is here: someone
+//! who learns more changes it here (and the tests that pin it down), nowhere else.
 //!
 //! # Layout (what the reader and writer depend on)
 //!
-//! | # | Open point | Hypothesis | Where |
+//! | # | Point | Decision | Decided by |
 //! |---|---|---|---|
-//! | H1 | `VCPolyDef` after `numVerts` | `numVerts` u16, then `numVerts` u16 point indices | [`PolyDef`], [`read_face_table`] |
-//! | H2 | what `lenIFS` counts | the bytes of all polygon definitions **plus** the final zero word | [`LEN_IFS_COUNTS_FINAL_WORD`] |
-//! | H3 | `VCTexCoord` | two `f32` (u, v) | [`TexCoord`], [`TEX_COORD_SIZE`] |
-//! | H4 | `VCTexDef` | a length-prefixed name, like node names | [`TexDef`], [`read_tex_def`] |
-//! | H5 | what `numNodes` counts | the root nodes only | [`NODE_COUNT`] |
-//! | H6 | node order | depth-first pre-order: each node is followed by its children | [`tree`], [`Walk`] |
-//! | H7 | plausibility guards | material index < max(1, texture count); texture names have no control bytes | [`material_plausible`], [`tex_name_plausible`] |
-//! | H8 | `b0` of a light | a `D3DRMLIGHTTYPE`, 0–4; other values are refused | [`LightType`] |
-//! | H9 | plausibility guard | a node matrix is affine in the layout of M1: elements 3, 7 and 11 are exactly 0 and element 15 exactly 1 (the notes say the matrices map directly onto VRML 1.0's `MatrixTransform`, whose last column is that; Direct3D RM frame matrices are affine). A misread earlier in the file almost never gives these exact values, so this stops the reader at the first node that is not one | [`matrix_plausible`] |
+//! | L1 | the node list | no node count: nodes follow the fence to the end of the file, depth-first pre-order (each node is followed by its `numChildren` children and their subtrees); one root. A further root follows while a node still fits in the bytes left ([`another_root_fits`]); fewer bytes are kept as trailing bytes. The notes' `numNodes` does not exist | files (32 worlds: one root ending at the last byte; `lovely`: a second root of one node, then one zero byte; `amazing`: two zero bytes after the tree) |
+//! | L2 | a polygon definition | `numVerts`, then `numVerts` pairs (point index, normal index) | reader, files (every index of every world is in range) |
+//! | L3 | `lenIFS` | the bytes of all definitions plus the final zero word | files |
+//! | L4 | the word before `lenIFS` (the notes' `numPolygons`, the reader's `w4`) | the number of definitions (the reference reader walks to the zero word instead) | files (equal in all 34) |
+//! | L5 | `VCTexCoord` | two `f32` (u, v); NaN occurs and is kept | reader, files |
+//! | L6 | `VCTexDef` | blue, green, red, alpha (0xFF), a length-prefixed name (empty: a plain colour), a `u8` count `k`, `k` records of two `f32` | reader (which skips the records), files (`k` is 0 or 1) |
+//! | L7 | `VCLight` | type `u8`, three bytes (uninitialised memory: `cd cd` occurs), blue, green, red, alpha, five `f32` | files |
+//! | L8 | polygon materials | one `u16` per polygon, an index into the texture definitions; out of range in one community world (256 with one definition), kept, shown with definition 0 | files |
 //!
 //! # Meaning (what the scene conversion depends on)
 //!
-//! | # | Open point | Hypothesis | Where |
+//! | # | Point | Decision | Decided by |
 //! |---|---|---|---|
-//! | M1 | coordinates | Direct3D's: left-handed, row vectors, matrix stored row by row with the translation in the 4th row; converted to the scene (right-handed) by negating z | [`point_to_scene`], [`matrix_to_scene`] |
-//! | M2 | face winding | clockwise seen from the front (Direct3D); after negating z it is the scene's counter-clockwise, so the order is kept | — |
-//! | M3 | texture V | points down (Direct3D); the scene's V points up | [`uv_to_scene`] |
-//! | M4 | normals | per point when `numNormals == numPoints`, else per polygon when `numNormals == numPolygons`, else not used | [`normal_binding`] |
-//! | M5 | the line-set bit of `w6` | bit 0 (`0x0001`) | [`LINE_SET_FLAG`] |
-//! | M6 | a line-set definition | a closed outline when it has 3 or more points, a segment when it has 2 | [`line_def_closed`] |
-//! | M7 | spin speed | the `speed` field, in radians per frame, is the rotation per frame (its name's `xxxx` tenths of a degree, the relation the notes observed; 355.0° per frame is −5°) | [`degrees_per_frame`] |
-//! | M8 | frame rate | 15 frames per second (V-Chat spun once per rendered frame, at whatever rate the machine managed) | [`FRAMES_PER_SECOND`] |
-//! | M9 | light colour | `b4 b5 b6 b7` are a little-endian `D3DCOLOR`: blue, green, red, alpha, as in the header | [`light_rgb`] |
-//! | M10 | `s0 s1 s2` of a light | constant, linear and quadratic attenuation (Direct3D RM's defaults are 1, 0, 0) | [`light_attenuation`] |
-//! | M11 | `s3 s4` of a light | penumbra and umbra cone angles in radians (apex angles; RM's defaults are 0.5 and 0.4, and penumbra ≥ umbra in all three exceptions) | [`spot_cone`] |
+//! | M1 | coordinates | Direct3D's: left-handed, row vectors, the matrix stored row by row with the translation in elements 12–14; the scene (right-handed) negates z ([`point_to_scene`], [`matrix_to_scene`]) | reader (it mirrors the whole world by `scale 1 1 -1` and takes elements 12–14 as the translation); the pictures (ground below, sky above, text reads left to right) |
+//! | M2 | face winding | clockwise seen from the front in the file's left-handed space, so counter-clockwise in the scene once z is negated: the corner order is kept | reader (`ccw='false'` inside the mirror); the pictures |
+//! | M3 | texture V | points down (Direct3D); the scene's V points up ([`uv_to_scene`]) | the pictures (signs read the right way up) |
+//! | M4 | normals | per corner, by the corner's normal index | reader |
+//! | M5 | render type (`renderType`, the notes' `w6`) | 0 a line set, 256 textured (unlit), 768 flat (the colour as emitted light), 1024 lit ([`RenderType`]) | reader (the only values in the files) |
+//! | M6 | a line-set definition | a closed outline | reader (it repeats the first index) |
+//! | M7 | spin speed | the `speed` field is radians per frame, above π turning the other way; the name's `xxxx` is not reliable (`spin3850` turns 0.1°, and one spinning node has no name) ([`degrees_per_frame`]) | files, reader |
+//! | M8 | frame rate | 20 frames per second ([`FRAMES_PER_SECOND`]) | reader (its spin cycle is π / (10 × speed) seconds) |
+//! | M9 | light colour | `b4 b5 b6 b7` blue, green, red, alpha, as the header and texture definitions ([`light_rgb`]); the reference reader reads red, green, blue (the same for the grey lights that most worlds have) | files (the alpha byte 0xFF is at the end as in the header) |
+//! | M10 | light direction | the light node's +z axis, as Direct3D RM lights shine; with z negated, the node's −z as glTF lights | reader |
+//! | M11 | `s0`–`s4` of a light | unknown: (1, 0, 0, 0.5, 0.4) (Direct3D RM's defaults) except `s3 s4` of three directional lights; kept in `extras` | guess |
+//! | M12 | texture animation | a node whose name holds `anim` and four digits `NNDD` (`anim0450`, `ANIM0205no3`) shows its textures as `NN` frames stacked top to bottom, `DD` hundredths of a second each ([`texture_animation`]) | reader; the files (`anim1.gif` of `anim04501` is 64 × 256: four 64 × 64 frames) |
+//! | M13 | materials | a texture definition's colour is its polygons' colour; a textured polygon shows the texture (unlit for render type 256) | reader |
 
 // Reads untrusted input: no unchecked arithmetic (see `read.rs`).
 #![deny(clippy::arithmetic_side_effects)]
 
 use serde::{Deserialize, Serialize};
 
+use super::model::{Bgr, TexDef};
 use crate::error::{Error, Location, Result};
 use crate::io::{ByteReader, ByteWriter};
+use crate::limits::Budget;
 use crate::registry::Format;
 use crate::strings::RawString;
 
@@ -59,83 +63,85 @@ fn bad(at: u64, path: &str, message: String) -> Error {
     Error::malformed(F, Location::at(at).with_path(path), message)
 }
 
-// ---- H1, H2: the indexed face set -------------------------------------------------------------
+// ---- L1: the node list ------------------------------------------------------------------------
 
-/// H1: one polygon (or line) definition: its point indices, in order. In the file: `numVerts`
-/// u16, then `numVerts` u16 indices into the geometry's points.
+/// Fewest bytes a node can take: an empty name, the matrix, the animation and three zero counts.
+pub const MIN_NODE_SIZE: u64 = 1 + 64 + 28 + 2 + 2 + 2;
+
+/// L1: after a complete tree, whether `remaining` bytes hold another root (else they are kept as
+/// trailing bytes).
+pub fn another_root_fits(remaining: usize) -> bool {
+    remaining as u64 >= MIN_NODE_SIZE
+}
+
+// ---- L2–L4: the indexed face set --------------------------------------------------------------
+
+/// L2: one polygon (or line) definition: its corners, each a point index and a normal index.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PolyDef {
-    /// Point indices.
-    pub points: Vec<u16>,
+    /// `[point, normal]` per corner.
+    pub corners: Vec<[u16; 2]>,
 }
 
 impl PolyDef {
-    /// Bytes in the file: `numVerts` and the indices.
+    /// Bytes in the file: `numVerts` and the pairs.
     pub fn size(&self) -> u64 {
-        2u64.saturating_add(2u64.saturating_mul(self.points.len() as u64))
+        2u64.saturating_add(4u64.saturating_mul(self.corners.len() as u64))
+    }
+
+    /// The point indices, in order.
+    pub fn points(&self) -> impl Iterator<Item = u16> + '_ {
+        self.corners.iter().map(|c| c[0])
     }
 }
 
-/// H2: `lenIFS` counts the polygon definitions and the terminating zero word after them
-/// (`false`: the definitions only).
-pub const LEN_IFS_COUNTS_FINAL_WORD: bool = true;
-
-/// The `lenIFS` value for `polygons`.
+/// L3: the `lenIFS` value for `polygons`: the definitions and the final zero word.
 pub fn len_ifs(polygons: &[PolyDef]) -> u64 {
-    let defs = polygons
+    polygons
         .iter()
-        .fold(0u64, |sum, p| sum.saturating_add(p.size()));
-    if LEN_IFS_COUNTS_FINAL_WORD {
-        defs.saturating_add(2)
-    } else {
-        defs
-    }
+        .fold(0u64, |sum, p| sum.saturating_add(p.size()))
+        .saturating_add(2)
 }
 
-/// Items 6–8 of `VCGeometry`: `lenIFS`, `numPolygons` definitions and the zero word `finalIFS`
-/// (`numPolygons` itself was read before). Every polygon must lie inside the `lenIFS` bytes and
-/// use existing points, the definitions must fill those bytes exactly, and the final word must
-/// be 0; anything else is reported as a mismatch of H1/H2 at its offset.
+/// `lenIFS`, `numPolygons` definitions (L2) and the final zero word (`numPolygons`, L4, was read
+/// before). The definitions and the zero word must fill the `lenIFS` bytes exactly. Indices are
+/// not checked here (validation reports those out of range).
 pub fn read_face_table(
     r: &mut ByteReader<'_>,
     num_polygons: u16,
-    num_points: usize,
     path: &str,
+    budget: &mut Budget,
 ) -> Result<Vec<PolyDef>> {
     let len_at = r.offset();
     let len = r.u16_le("lenIFS").map_err(|e| e.in_path(path))?;
-    let defs_len = if LEN_IFS_COUNTS_FINAL_WORD {
-        len.checked_sub(2).ok_or_else(|| {
-            bad(
-                len_at,
-                path,
-                format!(
-                    "lenIFS is {len}, less than the 2 bytes of the terminating zero word it \
-                     should count (hypothesis H2); the face table layout does not fit this file"
-                ),
-            )
-        })?
-    } else {
-        len
-    };
     let table_at = r.offset();
     let mut t = r
-        .sub(usize::from(defs_len), "the face table (lenIFS bytes)")
+        .sub(usize::from(len), "the face table (lenIFS bytes)")
         .map_err(|e| e.in_path(path))?;
-    // Each definition has at least its count word: a count that can not fit is a mismatch
-    // before anything is allocated.
-    if u64::from(num_polygons).saturating_mul(2) > u64::from(defs_len) {
+    // Each definition takes at least its count word, and the zero word follows them.
+    if u64::from(num_polygons)
+        .saturating_mul(2)
+        .saturating_add(2)
+        > u64::from(len)
+    {
         return Err(bad(
             len_at,
             path,
             format!(
-                "numPolygons is {num_polygons}, but lenIFS {len} leaves room for at most {} \
-                 polygon definitions of at least 2 bytes (hypotheses H1/H2 do not fit)",
-                defs_len / 2
+                "{num_polygons} polygons need at least {} bytes of face table, but lenIFS is \
+                 {len}",
+                u64::from(num_polygons).saturating_mul(2).saturating_add(2)
             ),
         ));
     }
+    budget.charge(
+        usize::from(len)
+            .saturating_mul(2)
+            .saturating_add(usize::from(num_polygons).saturating_mul(std::mem::size_of::<PolyDef>())),
+        "polygon definitions",
+        Location::at(table_at).with_path(path),
+    )?;
     let mut polygons = Vec::with_capacity(usize::from(num_polygons));
     for p in 0..num_polygons {
         let at = t.offset();
@@ -145,79 +151,56 @@ pub fn read_face_table(
                 path,
                 format!(
                     "polygon {p} of {num_polygons} would start at 0x{at:x}, past the end of the \
-                     face table (lenIFS {len} from 0x{table_at:x}); the polygon layout \
-                     (hypothesis H1: numVerts, then numVerts u16 indices) or the meaning of \
-                     lenIFS (H2) does not fit this file"
+                     face table (lenIFS {len} from 0x{table_at:x})"
                 ),
             )
         })?;
         let bytes = t
-            .bytes(usize::from(n).saturating_mul(2), "indices")
+            .bytes(usize::from(n).saturating_mul(4), "corners")
             .map_err(|_| {
                 bad(
                     at,
                     path,
                     format!(
-                        "polygon {p} at 0x{at:x} has numVerts {n}, which runs past the end of the \
-                     face table (lenIFS {len} from 0x{table_at:x}, {} bytes left); the polygon \
-                     layout (hypothesis H1) or the meaning of lenIFS (H2) does not fit this file",
-                        t.remaining()
+                        "polygon {p} at 0x{at:x} has {n} corners of 4 bytes, which run past the \
+                         end of the face table (lenIFS {len} from 0x{table_at:x})"
                     ),
                 )
             })?;
-        let mut points = Vec::with_capacity(usize::from(n));
-        for (k, pair) in bytes.chunks_exact(2).enumerate() {
-            let i = u16::from_le_bytes([
-                pair.first().copied().unwrap_or(0),
-                pair.get(1).copied().unwrap_or(0),
-            ]);
-            if usize::from(i) >= num_points {
-                let idx_at = at
-                    .saturating_add(2)
-                    .saturating_add((k as u64).saturating_mul(2));
-                return Err(bad(
-                    idx_at,
-                    path,
-                    format!(
-                        "polygon {p} uses point {i}, but the geometry has {num_points} points; \
-                         the polygon layout (hypothesis H1) does not fit, or the file is corrupt"
-                    ),
-                ));
-            }
-            points.push(i);
-        }
-        polygons.push(PolyDef { points });
+        let corners = bytes
+            .chunks_exact(4)
+            .map(|c| match *c {
+                [a, b, x, y] => [u16::from_le_bytes([a, b]), u16::from_le_bytes([x, y])],
+                _ => [0, 0],
+            })
+            .collect();
+        polygons.push(PolyDef { corners });
     }
-    if t.remaining() != 0 {
-        return Err(bad(
-            t.offset(),
-            path,
-            format!(
-                "after {num_polygons} polygon definitions, {} of the face table's {defs_len} \
-                 bytes are left (lenIFS {len}); the polygon layout (hypothesis H1) or the meaning \
-                 of lenIFS (H2) does not fit this file",
-                t.remaining()
-            ),
-        ));
-    }
-    let final_at = r.offset();
-    let word = r.u16_le("finalIFS").map_err(|e| e.in_path(path))?;
-    if word != 0 {
+    let final_at = t.offset();
+    if t.remaining() != 2 {
         return Err(bad(
             final_at,
             path,
             format!(
-                "the face table should end with a zero word (finalIFS), found 0x{word:04x}; the \
-                 polygon layout (hypothesis H1) or the meaning of lenIFS (H2) does not fit this \
-                 file"
+                "after {num_polygons} polygon definitions, {} of the face table's {len} bytes \
+                 are left; the table ends with one zero word",
+                t.remaining()
             ),
+        ));
+    }
+    let word = t.u16_le("the face table's final word")?;
+    if word != 0 {
+        return Err(bad(
+            final_at,
+            path,
+            format!("the face table should end with a zero word, found 0x{word:04x}"),
         ));
     }
     Ok(polygons)
 }
 
-/// Write items 6–8: `lenIFS`, the definitions, the zero word. Fails when a definition or the
-/// table does not fit its 16-bit count.
+/// Write `lenIFS`, the definitions and the zero word. Fails when a definition or the table does
+/// not fit its 16-bit count.
 pub fn write_face_table(w: &mut ByteWriter, polygons: &[PolyDef]) -> Result<()> {
     let len = u16::try_from(len_ifs(polygons)).map_err(|_| {
         Error::unsupported(
@@ -232,85 +215,77 @@ pub fn write_face_table(w: &mut ByteWriter, polygons: &[PolyDef]) -> Result<()> 
     w.put_u16_le(len);
     for p in polygons {
         // Fits: each definition is smaller than the whole table.
-        w.put_u16_le(p.points.len() as u16);
-        for &i in &p.points {
-            w.put_u16_le(i);
+        w.put_u16_le(p.corners.len() as u16);
+        for &[point, normal] in &p.corners {
+            w.put_u16_le(point);
+            w.put_u16_le(normal);
         }
     }
     w.put_u16_le(0);
     Ok(())
 }
 
-// ---- H3: texture coordinates ------------------------------------------------------------------
+// ---- L5: texture coordinates ------------------------------------------------------------------
 
-/// H3: a texture coordinate is `(u, v)`, two `f32`.
+/// L5: a texture coordinate is `(u, v)`, two `f32`.
 pub type TexCoord = [f32; 2];
 
-/// H3: bytes per texture coordinate.
+/// L5: bytes per texture coordinate.
 pub const TEX_COORD_SIZE: u64 = 8;
 
-/// Read one texture coordinate.
-pub fn read_tex_coord(r: &mut ByteReader<'_>) -> Result<TexCoord> {
-    Ok([r.f32_le("texture u")?, r.f32_le("texture v")?])
-}
+// ---- L6: texture definitions ------------------------------------------------------------------
 
-/// Write one texture coordinate.
-pub fn write_tex_coord(w: &mut ByteWriter, t: &TexCoord) {
-    w.put_f32_le(t[0]);
-    w.put_f32_le(t[1]);
-}
+/// Fewest bytes of a texture definition: the colour, an empty name and a zero count.
+pub const MIN_TEX_DEF_SIZE: u64 = 6;
 
-// ---- H4, H7: texture definitions and plausibility --------------------------------------------
-
-/// H4: a texture definition is a length-prefixed file name (one length byte, then the bytes),
-/// like node names.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct TexDef {
-    /// The texture's file name, raw bytes.
-    pub name: RawString,
-}
-
-/// H7: a texture name has no control bytes (below 0x20, or 0x7F); `Err` says why not.
-pub fn tex_name_plausible(name: &[u8]) -> std::result::Result<(), String> {
-    match name.iter().position(|&b| b < 0x20 || b == 0x7F) {
-        Some(i) => Err(format!(
-            "texture name {:?} has the control byte 0x{:02x} at {i}",
-            RawString(name.to_vec()).display(),
-            name.get(i).copied().unwrap_or(0)
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Read one texture definition, checking H7.
-pub fn read_tex_def(r: &mut ByteReader<'_>, path: &str) -> Result<TexDef> {
-    let at = r.offset();
+/// Read one texture definition (L6).
+pub fn read_tex_def(r: &mut ByteReader<'_>, path: &str, budget: &mut Budget) -> Result<TexDef> {
+    let [blue, green, red, alpha] = r.array::<4>("the colour").map_err(|e| e.in_path(path))?;
     let len = r.u8("texture name length").map_err(|e| e.in_path(path))?;
     let name = r
         .bytes(usize::from(len), "texture name")
         .map_err(|e| e.in_path(path))?;
-    tex_name_plausible(name).map_err(|why| {
-        bad(
-            at,
-            path,
-            format!(
-                "{why}; texture definitions are read as length-prefixed names (hypothesis H4), \
-                 which does not fit this file"
-            ),
-        )
-    })?;
+    let k = r.u8("the record count").map_err(|e| e.in_path(path))?;
+    let bytes = r
+        .ensure(u64::from(k), 8, "the records after the name")
+        .map_err(|e| e.in_path(path))?;
+    budget.charge(
+        bytes.saturating_add(usize::from(len)),
+        "texture definitions",
+        Location::at(r.offset()).with_path(path),
+    )?;
+    let mut extra = Vec::with_capacity(usize::from(k));
+    for _ in 0..k {
+        extra.push([r.f32_le("a record value")?, r.f32_le("a record value")?]);
+    }
     Ok(TexDef {
+        color: Bgr { blue, green, red },
+        alpha,
         name: RawString(name.to_vec()),
+        extra,
     })
 }
 
-/// Write one texture definition. Fails on a name over 255 bytes.
+/// Write one texture definition. Fails on a name over 255 bytes or more than 255 records.
 pub fn write_tex_def(w: &mut ByteWriter, t: &TexDef) -> Result<()> {
-    write_name(w, &t.name)
+    w.put_bytes(&[t.color.blue, t.color.green, t.color.red, t.alpha]);
+    write_name(w, &t.name)?;
+    let k = u8::try_from(t.extra.len()).map_err(|_| {
+        Error::unsupported(
+            F,
+            Location::default(),
+            format!("{} records; their count byte holds 255", t.extra.len()),
+        )
+    })?;
+    w.put_u8(k);
+    for [a, b] in &t.extra {
+        w.put_f32_le(*a);
+        w.put_f32_le(*b);
+    }
+    Ok(())
 }
 
-/// A length-prefixed name (node names; H4 texture names). Fails on a name over 255 bytes.
+/// A length-prefixed name (node and texture names). Fails on a name over 255 bytes.
 pub fn write_name(w: &mut ByteWriter, name: &RawString) -> Result<()> {
     let len = u8::try_from(name.len()).map_err(|_| {
         Error::unsupported(
@@ -327,33 +302,20 @@ pub fn write_name(w: &mut ByteWriter, name: &RawString) -> Result<()> {
     Ok(())
 }
 
-/// H7: a polygon's material index names one of the geometry's texture definitions, or is 0 when
-/// there are none.
-pub fn material_plausible(index: u16, num_textures: usize) -> bool {
-    usize::from(index) < num_textures.max(1)
-}
-
-// ---- H5, H6: the node tree --------------------------------------------------------------------
-
-/// What `numNodes` counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodeCount {
-    /// The top-level nodes; their descendants follow, counted by `numChildren`.
-    Roots,
-    /// Every node in the file.
-    All,
-}
-
-/// H5: `numNodes` counts the root nodes (the pre-order reading of H6 implies it).
-pub const NODE_COUNT: NodeCount = NodeCount::Roots;
-
-/// The `numNodes` value of a world whose tree is `tree`.
-pub fn num_nodes_field(tree: &Tree) -> usize {
-    match NODE_COUNT {
-        NodeCount::Roots => tree.roots.len(),
-        NodeCount::All => tree.parent.len(),
+/// L8: the texture definition a polygon's material index stands for: the index itself, or 0
+/// when it names none (one community world has 256 with one definition); `None` without
+/// definitions.
+pub fn material_index(index: u16, num_textures: usize) -> Option<usize> {
+    if num_textures == 0 {
+        None
+    } else if usize::from(index) < num_textures {
+        Some(usize::from(index))
+    } else {
+        Some(0)
     }
 }
+
+// ---- L1, L8: the node tree --------------------------------------------------------------------
 
 /// The tree the flat node list stands for (H6: depth-first pre-order, each node followed by its
 /// `children` children, each with its own subtree).
@@ -450,102 +412,10 @@ pub fn tree(children: impl IntoIterator<Item = u16>) -> std::result::Result<Tree
     }
 }
 
-/// H5/H6 while reading: where the next node goes, and when the list ends.
-#[derive(Debug, Clone)]
-pub struct Walk {
-    /// Roots still to come (H5 = roots).
-    roots_left: usize,
-    /// Nodes still to come (H5 = all).
-    nodes_left: usize,
-    roots_seen: usize,
-    /// (path of the parent, its children still to come, its children seen)
-    stack: Vec<(String, u16, usize)>,
-}
+// ---- L7: light types --------------------------------------------------------------------------
 
-/// Where the next node of the file goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Place {
-    /// Its path: `nodes/3/children/1`.
-    pub path: String,
-    /// Its depth (0 for roots).
-    pub depth: usize,
-}
-
-impl Walk {
-    /// A walk for the `numNodes` field `num_nodes`.
-    pub fn new(num_nodes: u16) -> Walk {
-        let n = usize::from(num_nodes);
-        let (roots_left, nodes_left) = match NODE_COUNT {
-            NodeCount::Roots => (n, usize::MAX),
-            NodeCount::All => (usize::MAX, n),
-        };
-        Walk {
-            roots_left,
-            nodes_left,
-            roots_seen: 0,
-            stack: Vec::new(),
-        }
-    }
-
-    /// The place of the next node, or `None` when the list is complete. `Err` (H5 = all) when
-    /// the count ends inside a subtree.
-    pub fn next_place(&mut self) -> std::result::Result<Option<Place>, String> {
-        while self.stack.last().is_some_and(|(_, left, _)| *left == 0) {
-            self.stack.pop();
-        }
-        if self.nodes_left == 0 {
-            return match self.stack.last() {
-                Some((path, left, _)) => Err(format!(
-                    "numNodes counts every node (hypothesis H5), but {path} still has {left} \
-                     children to come"
-                )),
-                None => Ok(None),
-            };
-        }
-        let depth = self.stack.len();
-        let path = match self.stack.last_mut() {
-            Some((parent, left, seen)) => {
-                *left = left.saturating_sub(1);
-                let path = format!("{parent}/children/{seen}");
-                *seen = seen.saturating_add(1);
-                path
-            }
-            None => {
-                if self.roots_left == 0 {
-                    return Ok(None);
-                }
-                self.roots_left = self.roots_left.saturating_sub(1);
-                let path = format!("nodes/{}", self.roots_seen);
-                self.roots_seen = self.roots_seen.saturating_add(1);
-                path
-            }
-        };
-        self.nodes_left = self.nodes_left.saturating_sub(1);
-        Ok(Some(Place { path, depth }))
-    }
-
-    /// The node just read at `place` has `children` children, which come next.
-    pub fn entered(&mut self, place: Place, children: u16) {
-        if children > 0 {
-            self.stack.push((place.path, children, 0));
-        }
-    }
-
-    /// How deep the next child would be.
-    pub fn depth(&self) -> usize {
-        self.stack.len()
-    }
-}
-
-/// H9: whether a node matrix is affine in the layout of M1 (elements 3, 7, 11 are 0, 15 is 1).
-pub fn matrix_plausible(m: &[f32; 16]) -> bool {
-    [m[3], m[7], m[11], m[15]] == [0.0, 0.0, 0.0, 1.0]
-}
-
-// ---- H8: light types --------------------------------------------------------------------------
-
-/// H8: `b0` of a light, as Direct3D Retained Mode's `D3DRMLIGHTTYPE` (the blog author's
-/// reading). Observed: 0, 1, 3, 4.
+/// `b0` of a light, as Direct3D Retained Mode's `D3DRMLIGHTTYPE` (the notes' and the reference
+/// reader's reading). Seen in real worlds: 0, 1, 3, 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LightType {
@@ -553,7 +423,7 @@ pub enum LightType {
     Ambient,
     /// 1: `D3DRMLIGHT_POINT`.
     Point,
-    /// 2: `D3DRMLIGHT_SPOT` (never observed).
+    /// 2: `D3DRMLIGHT_SPOT` (in no known world).
     Spot,
     /// 3: `D3DRMLIGHT_DIRECTIONAL`.
     Directional,
@@ -594,6 +464,86 @@ impl LightType {
         LightType::Directional,
         LightType::ParallelPoint,
     ];
+}
+
+// ---- M5: render types -------------------------------------------------------------------------
+
+/// M5: what a geometry's `renderType` word asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenderType {
+    /// 0: the definitions are lines.
+    Lines,
+    /// 256: textured faces, not lit.
+    Textured,
+    /// 768: faces in their colour, flat (the colour emitted).
+    Flat,
+    /// 1024: lit faces (normals used).
+    Lit,
+    /// Any other value (none in known worlds): shown as lit faces.
+    Other(u16),
+}
+
+/// `renderType` of a line set.
+pub const RENDER_LINES: u16 = 0;
+/// `renderType` of textured faces.
+pub const RENDER_TEXTURED: u16 = 256;
+/// `renderType` of flat faces.
+pub const RENDER_FLAT: u16 = 768;
+/// `renderType` of lit faces.
+pub const RENDER_LIT: u16 = 1024;
+
+/// M5: the render type of a `renderType` word.
+pub fn render_type(flags: u16) -> RenderType {
+    match flags {
+        RENDER_LINES => RenderType::Lines,
+        RENDER_TEXTURED => RenderType::Textured,
+        RENDER_FLAT => RenderType::Flat,
+        RENDER_LIT => RenderType::Lit,
+        other => RenderType::Other(other),
+    }
+}
+
+/// M5: whether `render_flags` make a line set.
+pub fn is_line_set(render_flags: u16) -> bool {
+    render_type(render_flags) == RenderType::Lines
+}
+
+/// M6: whether a line-set definition of `points` points is a closed outline (3 or more) rather
+/// than a segment (2).
+pub fn line_def_closed(points: usize) -> bool {
+    points >= 3
+}
+
+// ---- M12: texture animations ------------------------------------------------------------------
+
+/// M12: a texture animation named by a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TexAnim {
+    /// Frames, stacked top to bottom in the image.
+    pub frames: u16,
+    /// Hundredths of a second each frame shows.
+    pub centiseconds: u16,
+}
+
+/// M12: the texture animation a node name asks for: `anim` (any case) followed by four digits
+/// `NNDD`, with at least one frame.
+pub fn texture_animation(name: &[u8]) -> Option<TexAnim> {
+    let lower = name.to_ascii_lowercase();
+    let at = lower.windows(4).position(|w| w == b"anim")?;
+    let digits = lower.get(at.checked_add(4)?..at.checked_add(8)?)?;
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let num = |d: &[u8]| {
+        d.iter()
+            .fold(0u16, |n, &c| n.saturating_mul(10).saturating_add(u16::from(c - b'0')))
+    };
+    let frames = num(digits.get(..2)?);
+    let centiseconds = num(digits.get(2..)?);
+    (frames > 0).then_some(TexAnim {
+        frames,
+        centiseconds,
+    })
 }
 
 // ---- M1–M4: coordinates, winding, texture V, normals ------------------------------------------
@@ -648,56 +598,11 @@ pub fn uv_from_scene(uv: [f64; 2]) -> TexCoord {
     [uv[0] as f32, (1.0 - uv[1]) as f32]
 }
 
-/// How a geometry's normals attach to its corners.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NormalBinding {
-    /// Normal `i` belongs to point `i`.
-    PerPoint,
-    /// Normal `i` belongs to polygon `i`.
-    PerPolygon,
-    /// Not known: the normals are not used.
-    Unknown,
-}
-
-/// M4: the binding for these counts.
-pub fn normal_binding(normals: usize, points: usize, polygons: usize) -> NormalBinding {
-    if normals == 0 {
-        NormalBinding::Unknown
-    } else if normals == points {
-        NormalBinding::PerPoint
-    } else if normals == polygons {
-        NormalBinding::PerPolygon
-    } else {
-        NormalBinding::Unknown
-    }
-}
-
-// ---- M5, M6: line sets ------------------------------------------------------------------------
-
-/// M5: the bit of `w6` that makes the polygon definitions a line set.
-pub const LINE_SET_FLAG: u16 = 0x0001;
-
-/// `w6` of a face set made from a scene.
-pub const FACE_SET_FLAGS: u16 = 0x0000;
-
-/// `w6` of a line set made from a scene.
-pub const LINE_SET_FLAGS: u16 = LINE_SET_FLAG;
-
-/// M5: whether `render_flags` make a line set.
-pub fn is_line_set(render_flags: u16) -> bool {
-    render_flags & LINE_SET_FLAG != 0
-}
-
-/// M6: whether a line-set definition of `points` points is a closed outline (3 or more) rather
-/// than a segment (2).
-pub fn line_def_closed(points: usize) -> bool {
-    points >= 3
-}
-
 // ---- M7, M8: spinning parts -------------------------------------------------------------------
 
-/// M8: frames per second for turning "degrees per frame" into time.
-pub const FRAMES_PER_SECOND: f64 = 15.0;
+/// M8: frames per second for turning "degrees per frame" into time (the reference reader's
+/// spin cycles).
+pub const FRAMES_PER_SECOND: f64 = 20.0;
 
 /// M7: the rotation per frame of a `speed` field, in degrees from −180 (exclusive) to 180:
 /// 355.0° per frame turns like −5°.

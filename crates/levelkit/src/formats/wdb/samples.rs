@@ -8,7 +8,7 @@
 //! clockwise from the front, texture V down, one normal and one texture coordinate per point
 //! (so faces with their own normals have their own points).
 
-use super::hypotheses::{self as h, LightType, PolyDef, TexDef};
+use super::hypotheses::{self as h, LightType, PolyDef};
 use super::model::*;
 use crate::strings::RawString;
 
@@ -123,7 +123,7 @@ pub fn spinner(tenths: u16, transform: [f32; 16]) -> Node {
 /// `s = (1, 0, 0, 0.5, 0.4)`.
 pub fn light(kind: LightType, level: u8) -> Light {
     Light {
-        kind,
+        kind: kind.byte(),
         b1: 0,
         b2: 0,
         b3: 0,
@@ -147,12 +147,15 @@ impl Builder {
         self.g.points.push(h::point_from_scene(p));
         self.g.normals.push(h::point_from_scene(n));
         self.g.tex_coords.push(h::uv_from_scene(uv));
-        self.g.point_flags.push([0; 4]);
+        self.g.point_flags.push([0xFF; 4]);
         i
     }
 
     fn polygon(&mut self, points: Vec<u16>, material: u16) {
-        self.g.polygons.push(PolyDef { points });
+        // One normal per point here: the corner's normal index is its point index.
+        self.g.polygons.push(PolyDef {
+            corners: points.iter().map(|&p| [p, p]).collect(),
+        });
         self.g.materials.push(material);
     }
 
@@ -183,13 +186,16 @@ impl Builder {
         self.g.textures = textures
             .iter()
             .map(|t| TexDef {
+                color: Bgr::from_rgb([0xFF; 3]),
+                alpha: 0xFF,
                 name: RawString::from(*t),
+                extra: Vec::new(),
             })
             .collect();
         if self.g.textures.is_empty() {
             self.g.materials.iter_mut().for_each(|m| *m = 0);
         }
-        self.g.render_flags = h::FACE_SET_FLAGS;
+        self.g.render_flags = h::RENDER_TEXTURED;
         self.g
     }
 }
@@ -339,13 +345,13 @@ pub fn prism(sides: u16, r: f64, height: f64, texture: Option<&str>) -> Geometry
 /// definition) and `spokes` segments from its centre.
 pub fn outline(sides: u16, r: f64, y: f64, spokes: u16) -> Geometry {
     let mut g = Geometry {
-        render_flags: h::LINE_SET_FLAGS,
+        render_flags: h::RENDER_LINES,
         ..Geometry::default()
     };
     let mut point = |p: [f64; 3]| {
         g.points.push(h::point_from_scene(p));
         g.tex_coords.push([0.0; 2]);
-        g.point_flags.push([0; 4]);
+        g.point_flags.push([0xFF; 4]);
         (g.points.len() - 1) as u16
     };
     let ring: Vec<u16> = (0..sides)
@@ -356,13 +362,15 @@ pub fn outline(sides: u16, r: f64, y: f64, spokes: u16) -> Geometry {
         .collect();
     let centre = point([0.0, y, 0.0]);
     g.polygons.push(PolyDef {
-        points: ring.clone(),
+        corners: ring.iter().map(|&p| [p, 0]).collect(),
     });
     for &p in ring.iter().take(usize::from(spokes)) {
         g.polygons.push(PolyDef {
-            points: vec![centre, p],
+            corners: vec![[centre, 0], [p, 0]],
         });
     }
+    // Line sets of real worlds have normals too; one that all corners name.
+    g.normals.push([0.0, 1.0, 0.0]);
     g.materials = vec![0; g.polygons.len()];
     g
 }
@@ -511,6 +519,7 @@ pub fn world() -> Wdb {
             y_min: 1.6,
         },
         nodes: flatten(roots),
+        trailing: Vec::new(),
     }
 }
 
@@ -562,6 +571,7 @@ pub fn generate(seed: u64, nodes: usize) -> Wdb {
         },
         fence: random_fence(&mut rng),
         nodes: flatten(roots),
+        trailing: Vec::new(),
     }
 }
 
@@ -711,7 +721,10 @@ fn random_geometry(rng: &mut Rng) -> Geometry {
         g.textures = tex
             .iter()
             .map(|t| TexDef {
+                color: Bgr::from_rgb([0xFF; 3]),
+                alpha: 0xFF,
                 name: RawString::from(*t),
+                extra: Vec::new(),
             })
             .collect();
         let n = tex.len();

@@ -1,10 +1,10 @@
 //! Validation: every finding with its path.
 //!
-//! Errors are exactly what the reader refuses and the writer can not write (a count over its
-//! field, a polygon using a missing point, a material or texture name that fails hypothesis H7,
-//! a matrix that is not affine (H9), a NaN, an incomplete node tree, lengths that disagree);
-//! warnings are values no known file has (a version other than 4, a spinning node not named
-//! `SPINxxxx`, a name that disagrees with the speed, …).
+//! Errors are exactly what the writer can not write or the reader would read differently (a
+//! count over its field, an incomplete node tree, lengths that disagree, trailing bytes long
+//! enough to read as a node); warnings are what V-Chat could not show or no known world has (an
+//! index out of range, a NaN, a version other than 4, an unknown light type, more polygons or
+//! bytes than V-Chat handled, …). Every real world validates without an error.
 
 use std::collections::HashMap;
 
@@ -68,6 +68,44 @@ fn finite(values: &[f32]) -> bool {
     values.iter().all(|v| v.is_finite())
 }
 
+/// What the community notes say V-Chat handled in one world.
+pub const MAX_POLYGONS: usize = 3000;
+/// What the community notes say V-Chat handled in one world, in bytes.
+pub const MAX_BYTES: usize = 2 << 20;
+
+/// The bytes [`super::write`] makes of `wdb`.
+pub fn encoded_len(wdb: &Wdb) -> usize {
+    let geometry = |g: &Geometry| {
+        2 + 12 * g.points.len()
+            + 2
+            + 12 * g.normals.len()
+            + 2
+            + 2
+            + g.polygons.iter().map(|p| 2 + 4 * p.corners.len()).sum::<usize>()
+            + 2
+            + 2
+            + 12 * g.points.len()
+            + 1
+            + g.textures
+                .iter()
+                .map(|t| 4 + 1 + t.name.len() + 1 + 8 * t.extra.len())
+                .sum::<usize>()
+            + 2 * g.materials.len()
+    };
+    let node = |n: &Node| {
+        1 + n.name.len()
+            + 64
+            + 28
+            + 2
+            + n.geometries.iter().map(geometry).sum::<usize>()
+            + 2
+            + 28 * n.lights.len()
+            + 2
+    };
+    12 + 2 + 32 * wdb.fence.borders.len() + 16 + wdb.nodes.iter().map(node).sum::<usize>()
+        + wdb.trailing.len()
+}
+
 /// Check the world and collect every finding.
 pub fn validate(wdb: &Wdb) -> Vec<Warning> {
     let mut f = Findings::default();
@@ -106,16 +144,6 @@ pub fn validate(wdb: &Wdb) -> Vec<Warning> {
         }
     };
     if let Some(t) = &tree {
-        if h::num_nodes_field(t) > usize::from(u16::MAX) {
-            f.error(
-                "count",
-                || "nodes".into(),
-                format!(
-                    "numNodes would be {}; the field holds at most 65535",
-                    h::num_nodes_field(t)
-                ),
-            );
-        }
         let limit = Limits::default().max_depth;
         if let Some(deep) = t.depth.iter().position(|&d| d > limit) {
             f.warn(
@@ -124,6 +152,64 @@ pub fn validate(wdb: &Wdb) -> Vec<Warning> {
                 format!("the node tree is deeper than the reader's default limit of {limit}"),
             );
         }
+        if t.roots.len() > 1 {
+            f.warn(
+                "roots",
+                || "nodes".into(),
+                format!(
+                    "{} top-level nodes; V-Chat's worlds have one root, and the reference \
+                     reader shows only the first one's tree",
+                    t.roots.len()
+                ),
+            );
+        }
+    }
+    if h::another_root_fits(wdb.trailing.len()) {
+        f.error(
+            "trailing",
+            || "trailing".into(),
+            format!(
+                "{} trailing bytes would read as another node (a node takes {} bytes or more)",
+                wdb.trailing.len(),
+                h::MIN_NODE_SIZE
+            ),
+        );
+    } else if wdb.trailing.iter().any(|&b| b != 0) {
+        f.warn(
+            "trailing",
+            || "trailing".into(),
+            format!(
+                "{} bytes after the last node are not all zero",
+                wdb.trailing.len()
+            ),
+        );
+    }
+    let polygons: usize = wdb
+        .nodes
+        .iter()
+        .flat_map(|n| &n.geometries)
+        .map(|g| g.polygons.len())
+        .sum();
+    if polygons > MAX_POLYGONS {
+        f.warn(
+            "size",
+            || "nodes".into(),
+            format!(
+                "{polygons} polygons: more than the about {MAX_POLYGONS} a V-Chat world could \
+                 hold (community notes); V-Chat may not show it"
+            ),
+        );
+    }
+    let bytes = encoded_len(wdb);
+    if bytes > MAX_BYTES {
+        f.warn(
+            "size",
+            || "nodes".into(),
+            format!(
+                "the world is {bytes} bytes: more than the 2 MB a V-Chat world could be \
+                 (community notes); V-Chat may not load it"
+            ),
+        );
     }
     for (i, node) in wdb.nodes.iter().enumerate() {
         let path = || {
@@ -150,7 +236,7 @@ fn validate_fence(fence: &Fence, f: &mut Findings) {
     }
     for (i, b) in fence.borders.iter().enumerate() {
         if ![b.x0, b.z0, b.x1, b.z1].iter().all(|v| v.is_finite()) {
-            f.error(
+            f.warn(
                 "not finite",
                 || format!("fence/borders/{i}"),
                 "a coordinate is not finite".into(),
@@ -158,7 +244,7 @@ fn validate_fence(fence: &Fence, f: &mut Findings) {
         }
     }
     if !fence.y_min.is_finite() || !fence.y_max.is_finite() {
-        f.error(
+        f.warn(
             "not finite",
             || "fence".into(),
             "yMin or yMax is not finite".into(),
@@ -188,30 +274,30 @@ fn validate_node(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) {
     }
     let a = &node.animation;
     if !finite(&node.transform) {
-        f.error(
+        f.warn(
             "not finite",
             path,
-            "a transform element is not finite".into(),
+            "a transform element is not finite (the scene uses the identity)".into(),
         );
     } else {
         let m = &node.transform;
-        if !h::matrix_plausible(m) {
-            f.error(
+        if [m[3], m[7], m[11], m[15]] != [0.0, 0.0, 0.0, 1.0] {
+            f.warn(
                 "matrix",
                 path,
                 format!(
-                    "the matrix's elements 3, 7, 11, 15 are {:?}, not 0, 0, 0, 1: the reader \
-                     takes that for a misread (hypothesis H9)",
+                    "the matrix's elements 3, 7, 11, 15 are {:?}, not 0, 0, 0, 1 as in every \
+                     known world",
                     [m[3], m[7], m[11], m[15]]
                 ),
             );
         }
     }
     if !finite(&a.origin) || !finite(&a.axis) || !a.speed.is_finite() {
-        f.error(
+        f.warn(
             "not finite",
             path,
-            "an animation value is not finite".into(),
+            "an animation value is not finite (the node does not spin)".into(),
         );
     } else {
         validate_animation(node, path, f);
@@ -233,9 +319,19 @@ fn validate_node(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) {
     }
     for (l, light) in node.lights.iter().enumerate() {
         let at = || format!("{}/lights/{l}", path());
+        if light.light_type().is_none() {
+            f.warn(
+                "light type",
+                at,
+                format!(
+                    "light type {} is not a Direct3D RM light type (0 ambient, 1 point, 2 spot, \
+                     3 directional, 4 parallel point); the scene leaves it out",
+                    light.kind
+                ),
+            );
+        }
         if !finite(&light.s0_s2) || !finite(&light.s3_s4) {
-            f.error("not finite", at, "a light value is not finite".into());
-            continue;
+            f.warn("not finite", at, "a light value is not finite".into());
         }
         if light.b1 != 0 || light.b7 != 0xFF {
             f.warn(
@@ -246,20 +342,6 @@ fn validate_node(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) {
                     light.b1, light.b7
                 ),
             );
-        }
-        if light.kind == LightType::Spot {
-            let (inner, outer) = h::spot_cone(light.s3_s4);
-            if !(0.0 <= inner && inner < outer && outer <= std::f32::consts::FRAC_PI_2) {
-                f.warn(
-                    "spot",
-                    at,
-                    format!(
-                        "penumbra {} and umbra {} do not make a cone (hypothesis M11: \
-                         0 <= umbra < penumbra <= pi); the scene gets a corrected cone",
-                        light.s3_s4[0], light.s3_s4[1]
-                    ),
-                );
-            }
         }
     }
 }
@@ -317,15 +399,6 @@ fn validate_animation(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) 
                 );
             }
         }
-        None if spins => f.warn(
-            "spin name",
-            path,
-            format!(
-                "the node spins ({:.2} degrees per frame) but is not named SPINxxxx, as V-Chat \
-                 spinning parts must be",
-                h::degrees_per_frame(a.speed)
-            ),
-        ),
         None => {}
     }
 }
@@ -356,14 +429,7 @@ fn validate_geometry(g: &Geometry, path: &dyn Fn() -> String, f: &mut Findings) 
         );
     }
     if g.points.iter().chain(&g.normals).any(|p| !finite(p)) {
-        f.error("not finite", path, "a point or normal is not finite".into());
-    }
-    if g.tex_coords.iter().any(|t| !finite(t)) {
-        f.error(
-            "not finite",
-            path,
-            "a texture coordinate is not finite".into(),
-        );
+        f.warn("not finite", path, "a point or normal is not finite".into());
     }
     if g.tex_coords.len() != n || g.point_flags.len() != n {
         f.error(
@@ -388,24 +454,42 @@ fn validate_geometry(g: &Geometry, path: &dyn Fn() -> String, f: &mut Findings) 
             ),
         );
     }
+    if let h::RenderType::Other(v) = h::render_type(g.render_flags) {
+        f.warn(
+            "render type",
+            path,
+            format!(
+                "render type {v}: known worlds have 0 (lines), 256 (textured), 768 (flat) and \
+                 1024 (lit); shown as lit"
+            ),
+        );
+    }
     let lines = h::is_line_set(g.render_flags);
     for (p, poly) in g.polygons.iter().enumerate() {
-        if let Some(i) = poly.points.iter().find(|&&i| usize::from(i) >= n) {
-            f.error(
+        if let Some([i, k]) = poly
+            .corners
+            .iter()
+            .find(|[i, k]| usize::from(*i) >= n || usize::from(*k) >= g.normals.len())
+        {
+            f.warn(
                 "index",
                 || format!("{}/polygons/{p}", path()),
-                format!("uses point {i}, but the geometry has {n} points"),
+                format!(
+                    "a corner uses point {i} and normal {k}, but the geometry has {n} points and \
+                     {} normals; the polygon is left out of the scene",
+                    g.normals.len()
+                ),
             );
         }
         let least = if lines { 2 } else { 3 };
-        if poly.points.len() < least {
+        if poly.corners.len() < least {
             f.warn(
                 "degenerate",
                 || format!("{}/polygons/{p}", path()),
                 format!(
                     "a {} definition with {} points (it is left out of the scene)",
                     if lines { "line" } else { "polygon" },
-                    poly.points.len()
+                    poly.corners.len()
                 ),
             );
         }
@@ -421,45 +505,31 @@ fn validate_geometry(g: &Geometry, path: &dyn Fn() -> String, f: &mut Findings) 
         );
     }
     for (t, tex) in g.textures.iter().enumerate() {
-        let why = if tex.name.len() > 255 {
-            Some(format!(
-                "the name is {} bytes; its length byte holds 255",
-                tex.name.len()
-            ))
-        } else {
-            h::tex_name_plausible(tex.name.as_bytes()).err()
-        };
-        if let Some(why) = why {
-            f.error("texture", || format!("{}/textures/{t}", path()), why);
+        if tex.name.len() > 255 || tex.extra.len() > 255 {
+            f.error(
+                "texture",
+                || format!("{}/textures/{t}", path()),
+                format!(
+                    "the name is {} bytes and there are {} records; each count byte holds 255",
+                    tex.name.len(),
+                    tex.extra.len()
+                ),
+            );
         }
     }
     if let Some((p, m)) = g
         .materials
         .iter()
         .enumerate()
-        .find(|(_, m)| !h::material_plausible(**m, g.textures.len()))
+        .find(|(_, m)| usize::from(**m) >= g.textures.len().max(1))
     {
-        f.error(
+        f.warn(
             "material",
             || format!("{}/polygons/{p}", path()),
             format!(
-                "material {m}, but the geometry has {} texture definitions (hypothesis H7: the \
-                 index names one of them, or is 0 when there are none)",
+                "material {m}, but the geometry has {} texture definitions; shown with the \
+                 first",
                 g.textures.len()
-            ),
-        );
-    }
-    if h::normal_binding(g.normals.len(), n, g.polygons.len()) == h::NormalBinding::Unknown
-        && !g.normals.is_empty()
-    {
-        f.warn(
-            "normals",
-            path,
-            format!(
-                "{} normals for {n} points and {} polygons: neither per point nor per polygon \
-                 (hypothesis M4), so the scene does not use them",
-                g.normals.len(),
-                g.polygons.len()
             ),
         );
     }

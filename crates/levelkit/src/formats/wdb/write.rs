@@ -1,10 +1,10 @@
 //! `.wdb` writer. Mirrors `read.rs` function by function: header, fence, nodes, node, geometry,
 //! light.
 //!
-//! Every count and byte length is computed from the model (`lenIFS` by hypothesis H2). A model
-//! the reader would refuse (a count over 16 bits, a polygon using a missing point, a NaN, an
-//! incomplete node tree, …: the errors of [`super::validate`]) is refused here too, so whatever
-//! this writes reads back to the same model.
+//! Every count and byte length is computed from the model (`lenIFS` by L3). A model the reader
+//! would read differently (a count over 16 bits, an incomplete node tree, trailing bytes that
+//! would read as a node, …: the errors of [`super::validate`]) is refused here, so whatever this
+//! writes reads back to the same model.
 
 use super::hypotheses as h;
 use super::model::*;
@@ -31,6 +31,7 @@ pub fn write(wdb: &Wdb) -> Result<Vec<u8>> {
     write_header(&mut w, &wdb.header);
     write_fence(&mut w, &wdb.fence).map_err(|e| within(e, "fence"))?;
     write_nodes(&mut w, &wdb.nodes)?;
+    w.put_bytes(&wdb.trailing);
     Ok(w.into_inner())
 }
 
@@ -41,7 +42,7 @@ fn size_hint(wdb: &Wdb) -> usize {
             + g.normals.len() * 12
             + g.polygons
                 .iter()
-                .map(|p| 2 + 2 * p.points.len())
+                .map(|p| 2 + 4 * p.corners.len())
                 .sum::<usize>()
             + g.polygons.len() * 2
             + 32
@@ -49,6 +50,7 @@ fn size_hint(wdb: &Wdb) -> usize {
     HEADER_SIZE
         + 20
         + wdb.fence.borders.len() * 32
+        + wdb.trailing.len()
         + wdb
             .nodes
             .iter()
@@ -104,7 +106,7 @@ fn write_fence(w: &mut ByteWriter, fence: &Fence) -> Result<()> {
     Ok(())
 }
 
-/// `numNodes` (H5) and the nodes in file order (H6).
+/// The nodes in file order (L1).
 fn write_nodes(w: &mut ByteWriter, nodes: &[Node]) -> Result<()> {
     let tree = h::tree(nodes.iter().map(|n| n.children)).map_err(|e| {
         Error::malformed(
@@ -116,7 +118,6 @@ fn write_nodes(w: &mut ByteWriter, nodes: &[Node]) -> Result<()> {
             ),
         )
     })?;
-    w.put_u16_le(count(h::num_nodes_field(&tree), "nodes").map_err(|e| within(e, "nodes"))?);
     for (i, node) in nodes.iter().enumerate() {
         write_node(w, node).map_err(|e| within(e, &tree.path(i)))?;
     }
@@ -154,8 +155,9 @@ fn write_geometry(w: &mut ByteWriter, g: &Geometry) -> Result<()> {
     w.put_u16_le(count(g.polygons.len(), "polygons")?);
     h::write_face_table(w, &g.polygons)?;
     w.put_u16_le(g.render_flags);
-    for t in &g.tex_coords {
-        h::write_tex_coord(w, t);
+    for [u, v] in &g.tex_coords {
+        w.put_f32_le(*u);
+        w.put_f32_le(*v);
     }
     for f in &g.point_flags {
         w.put_bytes(f);
@@ -191,7 +193,7 @@ fn put_vectors(w: &mut ByteWriter, vectors: &[[f32; 3]]) {
 /// `VCLight`.
 fn write_light(w: &mut ByteWriter, light: &Light) {
     w.put_bytes(&[
-        light.kind.byte(),
+        light.kind,
         light.b1,
         light.b2,
         light.b3,

@@ -1,6 +1,34 @@
 //! A scene to a V-Chat world (see the parent module's docs).
 
 use super::*;
+use crate::error::{Error, Result, Severity};
+use crate::scene::{self, vec3::unit};
+use crate::strings::RawString;
+
+/// A polygon to place: its corners (position, file UV, file normal) and scene material.
+type Corners = (Vec<(u32, [f32; 2], [f32; 3])>, Option<usize>);
+
+fn f32_list<const N: usize>(v: Option<&Value>) -> Option<[f32; N]> {
+    let items = v?.as_array()?;
+    if items.len() != N {
+        return None;
+    }
+    let mut out = [0.0; N];
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = match item {
+            Value::String(s) => {
+                let digits = s.strip_prefix("0x")?;
+                f32::from_bits(u32::from_str_radix(digits, 16).ok()?)
+            }
+            _ => item.as_f64()? as f32,
+        };
+    }
+    Some(out)
+}
+
+fn byte(v: Option<&Value>) -> Option<u8> {
+    v?.as_u64().and_then(|b| u8::try_from(b).ok())
+}
 
 impl Wdb {
     /// A world made from `scene` (see the module docs), with what did not map. Fails when the
@@ -21,15 +49,24 @@ impl Wdb {
             scene,
             warnings: Vec::new(),
             texture_names: vec![None; scene.textures.len()],
-            colour_warned: false,
         };
         let header = ctx.header();
         let fence = ctx.fence();
         let nodes = ctx.nodes();
+        // Real worlds have one root: several become the children of an unnamed one.
+        let nodes = one_root(nodes);
+        let trailing = scene
+            .extras
+            .get(keys::TRAILING)
+            .and_then(Value::as_str)
+            .and_then(|t| hex::decode(t).ok())
+            .filter(|t| !h::another_root_fits(t.len()))
+            .unwrap_or_default();
         let wdb = Wdb {
             header,
             fence,
             nodes,
+            trailing,
         };
         // A scene too big for the file's counts is reported by the writer's checks.
         if let Some(e) = wdb
@@ -52,7 +89,24 @@ struct FromScene<'a> {
     warnings: Vec<Warning>,
     /// The file name each texture becomes, once asked for.
     texture_names: Vec<Option<RawString>>,
-    colour_warned: bool,
+}
+
+/// `nodes` (file order) under one root: as they are when they have one, else under a new
+/// unnamed root.
+fn one_root(nodes: Vec<Node>) -> Vec<Node> {
+    let roots = h::tree(nodes.iter().map(|n| n.children)).map_or(0, |t| t.roots.len());
+    if roots <= 1 || roots > usize::from(u16::MAX) {
+        return nodes;
+    }
+    let root = Node {
+        name: RawString::default(),
+        transform: scene::IDENTITY_MATRIX.map(|v| v as f32),
+        animation: Animation::default(),
+        geometries: Vec::new(),
+        lights: Vec::new(),
+        children: roots as u16,
+    };
+    std::iter::once(root).chain(nodes).collect()
 }
 
 fn flag(extras: &Extras, key: &str) -> bool {
@@ -87,18 +141,6 @@ fn raw_name(text: &str, path: &str, warnings: &mut Vec<Warning>) -> RawString {
         ));
     }
     RawString(out)
-}
-
-/// A corner as a point of the file: position, normal bits, UV bits.
-type Key = (u32, Option<[u32; 3]>, [u64; 2]);
-
-/// A point's normal bits and UV bits.
-type PointAttrs = (Option<[u32; 3]>, [u64; 2]);
-
-/// One face or line to place: its point keys and material.
-struct Item {
-    corners: Vec<Key>,
-    texture: Option<usize>,
 }
 
 impl FromScene<'_> {
@@ -274,7 +316,7 @@ impl FromScene<'_> {
         let path = format!("nodes[{i}]");
         let mut name = raw_name(sn.name.as_deref().unwrap_or(""), &path, &mut self.warnings);
         let mut transform = h::matrix_from_scene(&sn.transform.matrix());
-        if !h::matrix_plausible(&transform) {
+        if [transform[3], transform[7], transform[11], transform[15]] != [0.0, 0.0, 0.0, 1.0] {
             self.warnings.push(warn(
                 &path,
                 "the matrix is projective (its last row is not 0 0 0 1); V-Chat matrices are \
@@ -286,11 +328,17 @@ impl FromScene<'_> {
             transform[15] = 1.0;
         }
         let animation = self.animation(i, sn, &mut name, &path);
+        let frames = sn
+            .extras
+            .get(keys::TEXTURE_ANIMATION)
+            .and_then(|t| t.get("frames"))
+            .and_then(Value::as_u64)
+            .filter(|&f| f > 0 && h::texture_animation(name.as_bytes()).is_some());
         let mut geometries = Vec::new();
         let mut lights = Vec::new();
         for n in std::iter::once(sn).chain(parts.iter().filter_map(|&p| scene.nodes.get(p))) {
             if let Some(mesh) = n.mesh.and_then(|m| scene.meshes.get(m)) {
-                geometries.extend(self.geometries(mesh, &path));
+                geometries.extend(self.geometries(mesh, frames, &path));
             }
             if let Some(light) = n.light.and_then(|l| scene.lights.get(l)) {
                 lights.push(self.light(light, &path));
@@ -426,7 +474,7 @@ impl FromScene<'_> {
         };
         let mut sink = Vec::new();
         let mut name = raw_name(&text, &path, &mut sink);
-        if h::tex_name_plausible(name.as_bytes()).is_err() {
+        if name.as_bytes().iter().any(|&b| b < 0x20 || b == 0x7F) {
             name = RawString(
                 name.0
                     .iter()
@@ -441,74 +489,88 @@ impl FromScene<'_> {
         Some(name)
     }
 
-    /// The texture of scene material `m`, warning once about colours that are dropped.
-    fn material_texture(&mut self, m: Option<usize>) -> Option<usize> {
+    /// The texture definition of scene material `m` (M13): the definition the material came
+    /// from when its extras still agree, else its colour and its texture's file name.
+    fn tex_def(&mut self, m: Option<usize>) -> TexDef {
         let mat = m.and_then(|m| self.scene.materials.get(m));
-        let white = mat.is_none_or(|mat| mat.base_color == [1.0; 4]);
-        if !white && !self.colour_warned {
-            self.colour_warned = true;
-            self.warnings.push(warn(
-                "materials",
-                "V-Chat geometries have no colours: material base colours are left out (only \
-                 base colour textures are kept)",
-            ));
-        }
-        mat.and_then(|mat| mat.base_color_texture)
+        let name = mat
+            .and_then(|mat| mat.base_color_texture)
             .filter(|&t| t < self.scene.textures.len())
+            .and_then(|t| self.texture_name(t))
+            .unwrap_or_default();
+        let to_byte = |c: f32| {
+            let c = c.clamp(0.0, 1.0);
+            let s = if c <= 0.003_130_8 {
+                c * 12.92
+            } else {
+                1.055 * c.powf(1.0 / 2.4) - 0.055
+            };
+            (s * 255.0).round() as u8
+        };
+        let made = TexDef {
+            color: Bgr::from_rgb(match mat {
+                Some(mat) if name.is_empty() => {
+                    [mat.base_color[0], mat.base_color[1], mat.base_color[2]].map(to_byte)
+                }
+                _ => [0xFF; 3],
+            }),
+            alpha: 0xFF,
+            name,
+            extra: Vec::new(),
+        };
+        let raw = mat
+            .and_then(|mat| mat.extras.get(keys::TEXTURE_DEF))
+            .and_then(Value::as_object);
+        let Some(raw) = raw else {
+            return made;
+        };
+        let raw_name = raw
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|s| RawString::from_display(s).unwrap_or_else(|_| RawString::from(s)));
+        // The raw definition only while it names the same file (in any case).
+        if raw_name.as_ref().map(|n| n.as_bytes().to_ascii_lowercase())
+            != Some(made.name.as_bytes().to_ascii_lowercase())
+        {
+            return made;
+        }
+        let color = raw
+            .get("color")
+            .and_then(Value::as_array)
+            .and_then(|c| match c.as_slice() {
+                [r, g, b] => Some([byte(Some(r))?, byte(Some(g))?, byte(Some(b))?]),
+                _ => None,
+            });
+        let extra = raw
+            .get("extra")
+            .and_then(Value::as_array)
+            .and_then(|l| l.iter().map(|v| f32_list::<2>(Some(v))).collect())
+            .unwrap_or_default();
+        TexDef {
+            color: color.map_or(made.color, Bgr::from_rgb),
+            alpha: byte(raw.get("alpha")).unwrap_or(0xFF),
+            name: raw_name.unwrap_or(made.name),
+            extra,
+        }
     }
 
-    fn geometries(&mut self, mesh: &Mesh, path: &str) -> Vec<Geometry> {
+    /// The geometries of `mesh`: its faces (and its lines, apart), each point a distinct
+    /// (position, UV), each normal a distinct normal, split where a count would overflow.
+    /// `frames`: the node's texture animation, whose first frame the scene's UVs show (M12).
+    fn geometries(&mut self, mesh: &Mesh, frames: Option<u64>, path: &str) -> Vec<Geometry> {
         let e = &mesh.extras;
         let flags = e
             .get(keys::RENDER_FLAGS)
             .and_then(Value::as_u64)
             .and_then(|v| u16::try_from(v).ok());
-        let raw_textures: Vec<RawString> = e
-            .get(keys::TEXTURES)
-            .and_then(Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .filter_map(Value::as_str)
-                    .map(|s| RawString::from_display(s).unwrap_or_else(|_| RawString::from(s)))
-                    .collect()
-            })
-            .unwrap_or_default();
         let point_flags = e
             .get(keys::POINT_FLAGS)
             .and_then(Value::as_str)
             .and_then(|text| hex::decode(text).ok())
             .filter(|b| b.len() == mesh.positions.len() * 4);
-        let raw_normals: Option<Vec<[f32; 3]>> = e
-            .get(keys::NORMALS)
-            .and_then(Value::as_array)
-            .and_then(|l| l.iter().map(|v| f32_list::<3>(Some(v))).collect());
-        let raw_tex_coords: Option<Vec<TexCoord>> = e
-            .get(keys::TEX_COORDS)
-            .and_then(Value::as_array)
-            .and_then(|l| l.iter().map(|v| f32_list::<2>(Some(v))).collect())
-            .filter(|l: &Vec<TexCoord>| l.len() == mesh.positions.len());
-        let raw = Raw {
-            textures: raw_textures,
-            point_flags,
-            normals: raw_normals,
-            tex_coords: raw_tex_coords,
-            materials: e
-                .get(keys::MATERIALS)
-                .and_then(Value::as_array)
-                .and_then(|l| {
-                    l.iter()
-                        .map(|v| v.as_u64().and_then(|m| u16::try_from(m).ok()))
-                        .collect()
-                }),
-        };
+        let v_scale = frames.map_or(1.0, |f| f as f64);
         let mut out = Vec::new();
-        let face_flags = flags
-            .filter(|&f| !h::is_line_set(f))
-            .unwrap_or(h::FACE_SET_FLAGS);
-        let line_flags = flags
-            .filter(|&f| h::is_line_set(f))
-            .unwrap_or(h::LINE_SET_FLAGS);
-        if !mesh.faces.is_empty() || mesh.lines.is_empty() {
+        if !mesh.faces.is_empty() {
             let normals = if mesh
                 .faces
                 .iter()
@@ -528,268 +590,187 @@ impl FromScene<'_> {
                     .map(|c| {
                         let n = c
                             .normal
-                            .or_else(|| normals.as_ref().and_then(|n| n.get(k).copied()));
+                            .or_else(|| normals.as_ref().and_then(|n| n.get(k).copied()))
+                            .unwrap_or([0.0, 1.0, 0.0]);
                         k += 1;
-                        (
-                            c.position,
-                            n.map(|v| v.map(f32::to_bits)),
-                            c.uv.unwrap_or([0.0, 0.0]).map(f64::to_bits),
-                        )
+                        let uv = c.uv.unwrap_or([0.0, 1.0]);
+                        // Back to the whole strip: V in the file, times the frames.
+                        let file = h::uv_from_scene(uv);
+                        let file = [file[0], (f64::from(file[1]) * v_scale) as f32];
+                        (c.position, file, h::point_from_scene(n.map(f64::from)))
                     })
                     .collect();
-                let texture = self.material_texture(f.material);
-                items.push(Item { corners, texture });
+                items.push((corners, f.material));
             }
-            out.extend(self.build(mesh, items, false, face_flags, &raw, path));
+            let textured = mesh.faces.iter().any(|f| {
+                f.material
+                    .and_then(|m| self.scene.materials.get(m))
+                    .is_some_and(|m| m.base_color_texture.is_some())
+            });
+            let face_flags = flags.filter(|&f| !h::is_line_set(f)).unwrap_or(if textured {
+                h::RENDER_TEXTURED
+            } else {
+                h::RENDER_LIT
+            });
+            out.extend(self.build(mesh, items, face_flags, point_flags.as_deref(), path));
         }
         if !mesh.lines.is_empty() {
             let mut items = Vec::new();
             for l in &mesh.lines {
-                let texture = self.material_texture(l.material);
-                let key = |p: u32| (p, None, [0u64; 2]);
+                let key = |p: u32| (p, [0.0f32; 2], [0.0f32, 1.0, 0.0]);
                 let n = l.points.len();
                 if l.closed && n >= 3 || n == 2 {
-                    items.push(Item {
-                        corners: l.points.iter().map(|&p| key(p)).collect(),
-                        texture,
-                    });
+                    items.push((l.points.iter().map(|&p| key(p)).collect(), l.material));
                 } else {
                     for w in l.points.windows(2) {
-                        items.push(Item {
-                            corners: w.iter().map(|&p| key(p)).collect(),
-                            texture,
-                        });
+                        items.push((w.iter().map(|&p| key(p)).collect(), l.material));
                     }
                 }
             }
-            out.extend(self.build(mesh, items, true, line_flags, &raw, path));
+            out.extend(self.build(mesh, items, h::RENDER_LINES, None, path));
         }
         out
     }
 
-    /// Geometries holding `items`: the positions kept as points when they can be, split where a
-    /// count would overflow, textured and untextured items apart.
+    /// Geometries holding `items` (corners of (position, file UV, file normal), material).
     fn build(
         &mut self,
         mesh: &Mesh,
-        items: Vec<Item>,
-        lines: bool,
+        items: Vec<Corners>,
         render_flags: u16,
-        raw: &Raw,
+        point_flags: Option<&[u8]>,
         path: &str,
     ) -> Vec<Geometry> {
         const MAX: usize = u16::MAX as usize;
         let npos = mesh.positions.len();
-        let mut items: Vec<Item> = items
+        let before = items.len();
+        let items: Vec<Corners> = items
             .into_iter()
-            .filter(|it| {
-                it.corners.iter().all(|c| (c.0 as usize) < npos)
-                    && it.corners.len() <= (MAX - 4) / 2
-            })
+            .filter(|(c, _)| c.iter().all(|c| (c.0 as usize) < npos) && c.len() <= (MAX - 6) / 4)
             .collect();
-        // Texture names per item, and the texture definitions: the raw list first (its order is
-        // the file's), then new names in order of use.
-        let mut names: Vec<RawString> = raw.textures.clone();
-        let mut item_tex = Vec::with_capacity(items.len());
-        for it in &items {
-            let name = it.texture.and_then(|t| self.texture_name(t));
-            let idx = name.map(|n| match names.iter().position(|x| *x == n) {
-                Some(i) => i,
-                None => {
-                    names.push(n);
-                    names.len() - 1
-                }
-            });
-            item_tex.push(idx);
+        if items.len() < before {
+            self.warnings.push(warn(
+                path,
+                format!(
+                    "{} polygons with missing positions or too many corners are left out",
+                    before - items.len()
+                ),
+            ));
         }
-        let textured = item_tex.iter().any(Option::is_some);
-        let untextured = item_tex.iter().any(Option::is_none);
-        let groups: Vec<bool> = match (textured, untextured) {
-            (true, true) => {
-                self.warnings.push(warn(
-                    path,
-                    "V-Chat textures all polygons of a geometry or none: the untextured ones \
-                     form a geometry of their own",
-                ));
-                vec![true, false]
+        // The texture definitions, one per scene material, in order of use.
+        let mut mats: Vec<Option<usize>> = Vec::new();
+        for (_, m) in &items {
+            if !mats.contains(m) {
+                mats.push(*m);
             }
-            (true, false) => vec![true],
-            _ => vec![false],
-        };
+        }
+        if mats.len() > 255 {
+            self.warnings.push(warn(
+                path,
+                "more than 255 materials in one mesh; faces of the rest use the first",
+            ));
+            mats.truncate(255);
+        }
+        let textures: Vec<TexDef> = mats.iter().map(|&m| self.tex_def(m)).collect();
+        let material = |m: Option<usize>| mats.iter().position(|x| *x == m).unwrap_or(0) as u16;
+        // Positions stay the points when each has one UV and all fit one geometry.
+        let mut uv_of: Vec<Option<[u32; 2]>> = vec![None; npos];
+        let mut consistent = npos <= MAX;
+        for (corners, _) in &items {
+            for &(p, uv, _) in corners {
+                let bits = uv.map(f32::to_bits);
+                match uv_of.get_mut(p as usize) {
+                    Some(slot @ None) => *slot = Some(bits),
+                    Some(Some(seen)) if *seen == bits => {}
+                    _ => consistent = false,
+                }
+            }
+        }
         let mut out = Vec::new();
-        let all: Vec<(Item, Option<usize>)> = items.drain(..).zip(item_tex).collect();
-        for textured_group in groups {
-            let group: Vec<&(Item, Option<usize>)> = all
+        let fresh = || Geometry {
+            render_flags,
+            textures: textures.clone(),
+            ..Geometry::default()
+        };
+        let mut g = fresh();
+        if consistent {
+            g.points = mesh.positions.iter().map(|&p| h::point_from_scene(p)).collect();
+            g.tex_coords = uv_of
                 .iter()
-                .filter(|(_, t)| t.is_some() == textured_group)
+                .map(|uv| uv.map_or([0.0; 2], |b| b.map(f32::from_bits)))
                 .collect();
-            let textures: Vec<TexDef> = if textured_group {
-                names.iter().map(|n| TexDef { name: n.clone() }).collect()
-            } else {
-                Vec::new()
+            g.point_flags = match point_flags {
+                Some(b) => b
+                    .chunks_exact(4)
+                    .map(|c| <[u8; 4]>::try_from(c).unwrap_or([0xFF; 4]))
+                    .collect(),
+                None => vec![[0xFF; 4]; npos],
             };
-            if textures.len() > 255 {
-                self.warnings.push(warn(
-                    path,
-                    "more than 255 textures in one mesh; faces of the rest use texture 0",
-                ));
-            }
-            let textures: Vec<TexDef> = textures.into_iter().take(255).collect();
-            let material = |t: Option<usize>| t.filter(|&t| t < textures.len()).unwrap_or(0) as u16;
-            // Keep the positions as points when every used position has one normal and one UV
-            // and everything fits one geometry.
-            let mut per_point: Vec<Option<PointAttrs>> = vec![None; npos];
-            let mut consistent = npos <= MAX && group.len() <= MAX;
-            let mut table = if h::LEN_IFS_COUNTS_FINAL_WORD {
-                2u64
-            } else {
+        }
+        let mut points: std::collections::HashMap<(u32, [u32; 2]), u16> =
+            std::collections::HashMap::new();
+        let mut normals: std::collections::HashMap<[u32; 3], u16> = std::collections::HashMap::new();
+        let mut table = 2u64;
+        for (corners, m) in &items {
+            let size = 2 + 4 * corners.len() as u64;
+            let new_points = if consistent {
                 0
-            };
-            for (it, _) in &group {
-                table += 2 + 2 * it.corners.len() as u64;
-                for &(p, n, uv) in &it.corners {
-                    // Normals given by the extras need not agree per point (per polygon).
-                    let n = if raw.normals.is_some() { None } else { n };
-                    match per_point.get_mut(p as usize) {
-                        Some(slot @ None) => *slot = Some((n, uv)),
-                        Some(Some(seen)) if *seen == (n, uv) => {}
-                        _ => consistent = false,
-                    }
-                }
-            }
-            consistent &= table <= MAX as u64;
-            if consistent {
-                let normals = match &raw.normals {
-                    Some(n) => n.clone(),
-                    None if lines => Vec::new(),
-                    None => per_point
-                        .iter()
-                        .map(|s| match s {
-                            Some((Some(n), _)) => {
-                                h::point_from_scene(n.map(|b| f64::from(f32::from_bits(b))))
-                            }
-                            _ => [0.0, 1.0, 0.0],
-                        })
-                        .collect(),
-                };
-                let tex_coords = match &raw.tex_coords {
-                    Some(t) if lines => t.clone(),
-                    _ if lines => vec![[0.0; 2]; npos],
-                    _ => per_point
-                        .iter()
-                        .map(|s| match s {
-                            Some((_, uv)) => h::uv_from_scene(uv.map(f64::from_bits)),
-                            None => [0.0, 0.0],
-                        })
-                        .collect(),
-                };
-                let point_flags = match &raw.point_flags {
-                    Some(b) => b
-                        .chunks_exact(4)
-                        .map(|c| <[u8; 4]>::try_from(c).unwrap_or_default())
-                        .collect(),
-                    None => vec![[0; 4]; npos],
-                };
-                out.push(Geometry {
-                    points: mesh
-                        .positions
-                        .iter()
-                        .map(|&p| h::point_from_scene(p))
-                        .collect(),
-                    normals,
-                    polygons: group
-                        .iter()
-                        .map(|(it, _)| PolyDef {
-                            points: it.corners.iter().map(|c| c.0 as u16).collect(),
-                        })
-                        .collect(),
-                    render_flags,
-                    tex_coords,
-                    point_flags,
-                    textures: textures.clone(),
-                    materials: match &raw.materials {
-                        // The raw index where it names the same texture.
-                        Some(m)
-                            if m.len() == group.len()
-                                && m.iter().zip(&group).all(|(&m, (_, t))| {
-                                    // An index the definitions have (0 when there are none).
-                                    usize::from(m) < textures.len().max(1)
-                                        && textures.get(usize::from(m)).map(|d| &d.name)
-                                            == t.and_then(|t| textures.get(t)).map(|d| &d.name)
-                                }) =>
-                        {
-                            m.clone()
-                        }
-                        _ => group.iter().map(|(_, t)| material(*t)).collect(),
-                    },
-                });
-                continue;
-            }
-            // Points per distinct (position, normal, UV), split where a count would overflow.
-            let mut g = Geometry {
-                render_flags,
-                textures: textures.clone(),
-                ..Geometry::default()
-            };
-            let mut index: std::collections::HashMap<Key, u16> = std::collections::HashMap::new();
-            let mut table = if h::LEN_IFS_COUNTS_FINAL_WORD {
-                2u64
             } else {
-                0
+                corners
+                    .iter()
+                    .filter(|c| !points.contains_key(&(c.0, c.1.map(f32::to_bits))))
+                    .count()
             };
-            for (it, t) in group {
-                let new_points = it.corners.iter().filter(|c| !index.contains_key(c)).count();
-                let size = 2 + 2 * it.corners.len() as u64;
-                if g.points.len() + new_points > MAX
-                    || g.polygons.len() >= MAX
-                    || table + size > MAX as u64
-                {
-                    index.clear();
-                    table = if h::LEN_IFS_COUNTS_FINAL_WORD { 2 } else { 0 };
-                    out.push(std::mem::replace(
-                        &mut g,
-                        Geometry {
-                            render_flags,
-                            textures: textures.clone(),
-                            ..Geometry::default()
-                        },
-                    ));
+            let new_normals = corners.len();
+            if g.points.len() + new_points > MAX
+                || g.normals.len() + new_normals > MAX
+                || g.polygons.len() >= MAX
+                || table + size > MAX as u64
+            {
+                // Only in the per-corner form (a consistent mesh keeps its points): split.
+                let mut next = fresh();
+                if consistent {
+                    next.points = g.points.clone();
+                    next.tex_coords = g.tex_coords.clone();
+                    next.point_flags = g.point_flags.clone();
                 }
-                table += size;
-                let mut poly = Vec::with_capacity(it.corners.len());
-                for c in &it.corners {
+                out.push(std::mem::replace(&mut g, next));
+                points.clear();
+                normals.clear();
+                table = 2;
+            }
+            table += size;
+            let mut poly = Vec::with_capacity(corners.len());
+            for &(p, uv, n) in corners {
+                let point = if consistent {
+                    p as u16
+                } else {
                     let next = g.points.len() as u16;
-                    let k = *index.entry(*c).or_insert_with(|| {
-                        let (p, n, uv) = *c;
+                    *points.entry((p, uv.map(f32::to_bits))).or_insert_with(|| {
                         let pos = mesh.positions.get(p as usize).copied().unwrap_or_default();
                         g.points.push(h::point_from_scene(pos));
-                        if !lines {
-                            let n = n.map_or([0.0, 1.0, 0.0], |n| n.map(f32::from_bits));
-                            g.normals.push(h::point_from_scene(n.map(f64::from)));
-                        }
-                        g.tex_coords.push(if lines {
-                            [0.0; 2]
-                        } else {
-                            h::uv_from_scene(uv.map(f64::from_bits))
-                        });
-                        g.point_flags.push([0; 4]);
+                        g.tex_coords.push(uv);
+                        g.point_flags.push([0xFF; 4]);
                         next
-                    });
-                    poly.push(k);
-                }
-                g.polygons.push(PolyDef { points: poly });
-                g.materials.push(material(*t));
+                    })
+                };
+                let next = g.normals.len() as u16;
+                let normal = *normals.entry(n.map(f32::to_bits)).or_insert_with(|| {
+                    g.normals.push(n);
+                    next
+                });
+                poly.push([point, normal]);
             }
-            out.push(g);
+            g.polygons.push(PolyDef { corners: poly });
+            g.materials.push(material(*m));
         }
+        out.push(g);
         out
     }
 
     fn light(&mut self, l: &SceneLight, path: &str) -> Light {
         let raw = l.extras.get(keys::LIGHT).and_then(Value::as_object);
-        let raw_type = raw
-            .and_then(|r| r.get("type"))
-            .and_then(|t| serde_json::from_value::<LightType>(t.clone()).ok());
+        let raw_type = byte(raw.and_then(|r| r.get("type"))).and_then(LightType::from_byte);
         let kind = match l.kind {
             LightKind::Ambient => LightType::Ambient,
             LightKind::Point if raw_type == Some(LightType::ParallelPoint) => {
@@ -834,7 +815,7 @@ impl FromScene<'_> {
         };
         let b = |key: &str, default: u8| byte(raw.and_then(|r| r.get(key))).unwrap_or(default);
         Light {
-            kind,
+            kind: kind.byte(),
             b1: b("b1", 0),
             b2: b("b2", 0),
             b3: b("b3", 0),
@@ -844,16 +825,6 @@ impl FromScene<'_> {
             s3_s4,
         }
     }
-}
-
-/// The `extras` of a mesh that came from a geometry.
-struct Raw {
-    /// Per-polygon texture definitions, when names repeat.
-    materials: Option<Vec<u16>>,
-    textures: Vec<RawString>,
-    point_flags: Option<Vec<u8>>,
-    normals: Option<Vec<[f32; 3]>>,
-    tex_coords: Option<Vec<TexCoord>>,
 }
 
 /// Whether raw animation fields turn like the ones made from the scene.

@@ -3,21 +3,19 @@
 
 use serde_json::{Value, json};
 
-use super::hypotheses::{self as h, LightType, NormalBinding, Tree};
+use super::hypotheses::{self as h, LightType, RenderType, Tree};
 use super::model::*;
-use crate::error::{Error, Location, Result, Severity, Warning};
+use crate::error::{Location, Warning};
 use crate::registry::Format;
-use crate::scene::vec3::unit;
 use crate::scene::{
-    self, Animation as SceneAnimation, Corner, Extras, Face, Light as SceneLight, LightKind,
-    Material, Mesh, Motion, Node as SceneNode, Polyline, Scene, Texture, TextureSource, Transform,
+    Animation as SceneAnimation, Corner, Extras, Face, Light as SceneLight, LightKind, Material,
+    Mesh, Motion, Node as SceneNode, Polyline, Scene, Texture, TextureSource, Transform,
 };
-use crate::strings::RawString;
 
 const F: Format = Format::Wdb;
 
 /// The `extras` keys this conversion writes and reads.
-mod keys {
+pub(super) mod keys {
     pub const HEADER: &str = "wdb_header";
     pub const BACKGROUND: &str = "background_color";
     pub const FENCE: &str = "wdb_fence";
@@ -25,11 +23,10 @@ mod keys {
     pub const PART: &str = "wdb_part";
     pub const RENDER_FLAGS: &str = "wdb_render_flags";
     pub const POINT_FLAGS: &str = "wdb_point_flags";
-    pub const TEXTURES: &str = "wdb_textures";
-    pub const NORMALS: &str = "wdb_normals";
-    pub const TEX_COORDS: &str = "wdb_tex_coords";
-    pub const MATERIALS: &str = "wdb_materials";
+    pub const TEXTURE_DEF: &str = "wdb_texture";
+    pub const TEXTURE_ANIMATION: &str = "wdb_texture_animation";
     pub const LIGHT: &str = "wdb_light";
+    pub const TRAILING: &str = "wdb_trailing";
     pub const DEGREES_PER_FRAME: &str = "wdb_degrees_per_frame";
     pub const FRAMES_PER_SECOND: &str = "wdb_frames_per_second";
 }
@@ -40,27 +37,34 @@ fn warn(path: impl Into<String>, message: impl Into<String>) -> Warning {
 
 /// Whether the node spins: a non-zero axis and a speed that turns it.
 pub(super) fn spins(n: &Node) -> bool {
-    n.animation.axis != [0.0; 3] && h::degrees_per_frame(n.animation.speed) != 0.0
+    n.animation.axis != [0.0; 3]
+        && n.animation.axis.iter().all(|v| v.is_finite())
+        && h::degrees_per_frame(n.animation.speed) != 0.0
+        && n.animation.speed.is_finite()
 }
 
 fn f32s(v: &[f32]) -> Value {
-    Value::Array(v.iter().map(|&x| Value::from(f64::from(x))).collect())
+    Value::Array(
+        v.iter()
+            .map(|&x| {
+                if x.is_finite() {
+                    Value::from(f64::from(x))
+                } else {
+                    Value::from(format!("0x{:08x}", x.to_bits()))
+                }
+            })
+            .collect(),
+    )
 }
 
-fn f32_list<const N: usize>(v: Option<&Value>) -> Option<[f32; N]> {
-    let items = v?.as_array()?;
-    if items.len() != N {
-        return None;
+/// An sRGB byte as a linear value.
+fn linear(byte: u8) -> f32 {
+    let s = f32::from(byte) / 255.0;
+    if s <= 0.04045 {
+        s / 12.92
+    } else {
+        ((s + 0.055) / 1.055).powf(2.4)
     }
-    let mut out = [0.0; N];
-    for (slot, item) in out.iter_mut().zip(items) {
-        *slot = item.as_f64()? as f32;
-    }
-    Some(out)
-}
-
-fn byte(v: Option<&Value>) -> Option<u8> {
-    v?.as_u64().and_then(|b| u8::try_from(b).ok())
 }
 
 // ---- to a scene -------------------------------------------------------------------------------
@@ -72,17 +76,30 @@ impl Wdb {
             scene: Scene::new(F),
             warnings: Vec::new(),
             materials: Vec::new(),
+            textures: Vec::new(),
         };
         ctx.world(self);
         (ctx.scene, ctx.warnings)
     }
 }
 
+/// What makes two texture definitions one material.
+#[derive(PartialEq)]
+struct MaterialKey {
+    name: Vec<u8>,
+    color: Bgr,
+    alpha: u8,
+    extra: Vec<[u32; 2]>,
+    flat: bool,
+    animation: Option<h::TexAnim>,
+}
+
 struct ToScene {
     scene: Scene,
     warnings: Vec<Warning>,
-    /// Texture name -> material (and texture) index.
-    materials: Vec<(Vec<u8>, usize)>,
+    materials: Vec<(MaterialKey, usize)>,
+    /// Lower-cased texture name -> texture index.
+    textures: Vec<(Vec<u8>, usize)>,
 }
 
 impl ToScene {
@@ -108,6 +125,11 @@ impl ToScene {
                 "b3": hd.b3,
             }),
         );
+        if !w.trailing.is_empty() {
+            self.scene
+                .extras
+                .insert(keys::TRAILING.into(), Value::from(hex::encode(&w.trailing)));
+        }
         let tree = match w.tree() {
             Some(t) => t,
             None => {
@@ -124,7 +146,11 @@ impl ToScene {
             .enumerate()
             .map(|(i, n)| SceneNode {
                 name: (!n.name.is_empty()).then(|| n.name.display()),
-                transform: Transform::Matrix(h::matrix_to_scene(&n.transform)),
+                transform: if n.transform.iter().all(|v| v.is_finite()) {
+                    Transform::Matrix(h::matrix_to_scene(&n.transform))
+                } else {
+                    Transform::default()
+                },
                 children: tree.children.get(i).cloned().unwrap_or_default(),
                 ..SceneNode::default()
             })
@@ -146,7 +172,7 @@ impl ToScene {
                 json!({
                     "origin": f32s(&a.origin),
                     "axis": f32s(&a.axis),
-                    "speed": f64::from(a.speed),
+                    "speed": f32s(&[a.speed])[0],
                 }),
             );
         }
@@ -178,10 +204,14 @@ impl ToScene {
                 extras: anim_extras,
             });
         }
+        let animation = h::texture_animation(n.name.as_bytes());
+        if let Some(t) = animation {
+            extras.insert(keys::TEXTURE_ANIMATION.into(), json!(t));
+        }
         // Items beyond what one scene node holds: onto added children.
         let mut parts: Vec<(Option<usize>, Option<usize>)> = Vec::new();
         for (g, geometry) in n.geometries.iter().enumerate() {
-            let m = self.mesh(geometry, n, &format!("{}/geometries/{g}", path()));
+            let m = self.mesh(geometry, n, animation, &format!("{}/geometries/{g}", path()));
             if g == 0 {
                 if let Some(node) = self.scene.nodes.get_mut(i) {
                     node.mesh = Some(m);
@@ -191,7 +221,9 @@ impl ToScene {
             }
         }
         for (l, light) in n.lights.iter().enumerate() {
-            let k = self.light(light, n, &format!("{}/lights/{l}", path()));
+            let Some(k) = self.light(light, n, &format!("{}/lights/{l}", path())) else {
+                continue;
+            };
             if l == 0 && n.geometries.is_empty() {
                 if let Some(node) = self.scene.nodes.get_mut(i) {
                     node.light = Some(k);
@@ -220,51 +252,123 @@ impl ToScene {
         }
     }
 
-    /// The material (and texture) for a texture name.
-    fn material(&mut self, name: &TexDef) -> usize {
-        if let Some((_, m)) = self
-            .materials
-            .iter()
-            .find(|(n, _)| n.as_slice() == name.name.as_bytes())
-        {
-            return *m;
+    /// The texture for a file name (one per name, whatever its case).
+    fn texture(&mut self, name: &[u8]) -> usize {
+        let lower = name.to_ascii_lowercase();
+        if let Some((_, t)) = self.textures.iter().find(|(n, _)| *n == lower) {
+            return *t;
         }
         let t = self.scene.textures.len();
-        let text = name.name.display();
+        let text = crate::strings::decode_cp1252(name);
         self.scene.textures.push(Texture {
             name: Some(text.clone()),
-            source: TextureSource::File(text.clone()),
+            source: TextureSource::File(text),
             extras: Extras::new(),
         });
+        self.textures.push((lower, t));
+        t
+    }
+
+    /// The material for a texture definition (M13).
+    fn material(&mut self, def: &TexDef, flat: bool, animation: Option<h::TexAnim>) -> usize {
+        let key = MaterialKey {
+            name: def.name.as_bytes().to_vec(),
+            color: def.color,
+            alpha: def.alpha,
+            extra: def.extra.iter().map(|p| p.map(f32::to_bits)).collect(),
+            flat,
+            animation: animation.filter(|_| !def.name.is_empty()),
+        };
+        if let Some((_, m)) = self.materials.iter().find(|(k, _)| *k == key) {
+            return *m;
+        }
+        let [r, g, b] = def.color.rgb();
+        let texture = (!def.name.is_empty()).then(|| self.texture(def.name.as_bytes()));
+        let color = [linear(r), linear(g), linear(b)];
+        let mut extras = Extras::new();
+        extras.insert(
+            keys::TEXTURE_DEF.into(),
+            json!({
+                "name": def.name.display(),
+                "color": [r, g, b],
+                "alpha": def.alpha,
+                "extra": def.extra.iter().map(|p| f32s(p)).collect::<Vec<_>>(),
+            }),
+        );
+        if let Some(t) = key.animation {
+            extras.insert(keys::TEXTURE_ANIMATION.into(), json!(t));
+        }
+        let name = if def.name.is_empty() {
+            format!("#{r:02x}{g:02x}{b:02x}")
+        } else if let Some(t) = key.animation {
+            format!("{} ({} frames)", def.name.display(), t.frames)
+        } else {
+            def.name.display()
+        };
         let m = self.scene.materials.len();
         self.scene.materials.push(Material {
-            name: Some(text),
-            base_color_texture: Some(t),
+            name: Some(name),
+            base_color: match texture {
+                Some(_) => [1.0; 4],
+                None => [color[0], color[1], color[2], 1.0],
+            },
+            base_color_texture: texture,
+            emissive: if flat { color } else { [0.0; 3] },
+            extras,
             ..Material::default()
         });
-        self.materials.push((name.name.as_bytes().to_vec(), m));
+        self.materials.push((key, m));
         m
     }
 
-    fn mesh(&mut self, g: &Geometry, n: &Node, path: &str) -> usize {
-        let mats: Vec<usize> = g.textures.iter().map(|t| self.material(t)).collect();
+    fn mesh(&mut self, g: &Geometry, n: &Node, animation: Option<h::TexAnim>, path: &str) -> usize {
+        let kind = h::render_type(g.render_flags);
+        let flat = kind == RenderType::Flat;
+        let mats: Vec<usize> = g
+            .textures
+            .iter()
+            .map(|t| self.material(t, flat, animation))
+            .collect();
         let material = |p: usize| {
             g.materials
                 .get(p)
-                .and_then(|&m| mats.get(usize::from(m)))
+                .and_then(|&m| h::material_index(m, mats.len()))
+                .and_then(|m| mats.get(m))
                 .copied()
         };
+        // An animated texture shows its first frame: V scaled to one frame (M12).
+        let v_scale = animation.map_or(1.0, |t| 1.0 / f64::from(t.frames));
         let mut mesh = Mesh {
             name: (!n.name.is_empty()).then(|| n.name.display()),
             positions: g.points.iter().map(|&p| h::point_to_scene(p)).collect(),
+            flat: g.normals.is_empty(),
             ..Mesh::default()
         };
-        let lines = h::is_line_set(g.render_flags);
-        let binding = h::normal_binding(g.normals.len(), g.points.len(), g.polygons.len());
-        let normal = |v: [f32; 3]| h::point_to_scene(v).map(|c| c as f32);
-        let mut dropped = 0usize;
+        let lines = kind == RenderType::Lines;
+        let normal = |k: u16| {
+            g.normals
+                .get(usize::from(k))
+                .map(|&v| h::point_to_scene(v).map(|c| c as f32))
+                .filter(|v| v.iter().all(|c| c.is_finite()) && v.iter().any(|&c| c != 0.0))
+        };
+        let uv = |i: usize| {
+            g.tex_coords.get(i).map(|&[u, v]| {
+                let clean = |x: f32| if x.is_finite() { x } else { 0.0 };
+                h::uv_to_scene([clean(u), (f64::from(clean(v)) * v_scale) as f32])
+            })
+        };
+        let num_points = g.points.len();
+        let finite = |i: usize| g.points.get(i).is_some_and(|p| p.iter().all(|c| c.is_finite()));
+        let (mut dropped, mut bad) = (0usize, 0usize);
         for (p, poly) in g.polygons.iter().enumerate() {
-            let points: Vec<u32> = poly.points.iter().map(|&i| u32::from(i)).collect();
+            if poly
+                .points()
+                .any(|i| usize::from(i) >= num_points || !finite(usize::from(i)))
+            {
+                bad += 1;
+                continue;
+            }
+            let points: Vec<u32> = poly.points().map(u32::from).collect();
             if lines {
                 if points.len() < 2 {
                     dropped += 1;
@@ -283,20 +387,13 @@ impl ToScene {
                 continue;
             }
             let corners = poly
-                .points
+                .corners
                 .iter()
-                .map(|&i| {
-                    let i = usize::from(i);
-                    Corner {
-                        position: i as u32,
-                        normal: match binding {
-                            NormalBinding::PerPoint => g.normals.get(i).map(|&v| normal(v)),
-                            NormalBinding::PerPolygon => g.normals.get(p).map(|&v| normal(v)),
-                            NormalBinding::Unknown => None,
-                        },
-                        uv: g.tex_coords.get(i).map(|&t| h::uv_to_scene(t)),
-                        color: None,
-                    }
+                .map(|&[i, k]| Corner {
+                    position: u32::from(i),
+                    normal: normal(k),
+                    uv: uv(usize::from(i)),
+                    color: None,
                 })
                 .collect();
             mesh.faces.push(Face {
@@ -313,10 +410,17 @@ impl ToScene {
                 ),
             ));
         }
-        mesh.flat = binding == NormalBinding::Unknown;
+        if bad > 0 {
+            self.warnings.push(warn(
+                path,
+                format!(
+                    "{bad} polygons use a point that is missing or not finite; left out"
+                ),
+            ));
+        }
         let e = &mut mesh.extras;
         e.insert(keys::RENDER_FLAGS.into(), Value::from(g.render_flags));
-        if g.point_flags.iter().any(|f| *f != [0; 4]) {
+        if g.point_flags.iter().any(|f| *f != [0xFF; 4]) {
             e.insert(
                 keys::POINT_FLAGS.into(),
                 Value::from(hex::encode(
@@ -324,59 +428,20 @@ impl ToScene {
                 )),
             );
         }
-        let mut names: Vec<&[u8]> = g.textures.iter().map(|t| t.name.as_bytes()).collect();
-        names.sort_unstable();
-        names.dedup();
-        if names.len() < g.textures.len() {
-            // Two definitions of one name: which one a polygon uses is not in its material.
-            e.insert(
-                keys::MATERIALS.into(),
-                Value::Array(g.materials.iter().map(|&m| Value::from(m)).collect()),
-            );
-        }
-        if !g.textures.is_empty() {
-            e.insert(
-                keys::TEXTURES.into(),
-                Value::Array(
-                    g.textures
-                        .iter()
-                        .map(|t| Value::from(t.name.display()))
-                        .collect(),
-                ),
-            );
-        }
-        if lines || binding != NormalBinding::PerPoint {
-            if !lines && binding == NormalBinding::Unknown && !g.normals.is_empty() {
-                self.warnings.push(warn(
-                    path,
-                    format!(
-                        "{} normals for {} points and {} polygons: not used (kept in \
-                         extras.{})",
-                        g.normals.len(),
-                        g.points.len(),
-                        g.polygons.len(),
-                        keys::NORMALS
-                    ),
-                ));
-            }
-            e.insert(
-                keys::NORMALS.into(),
-                Value::Array(g.normals.iter().map(|v| f32s(v)).collect()),
-            );
-        }
-        if lines && g.tex_coords.iter().any(|t| *t != [0.0; 2]) {
-            e.insert(
-                keys::TEX_COORDS.into(),
-                Value::Array(g.tex_coords.iter().map(|v| f32s(v)).collect()),
-            );
-        }
         let m = self.scene.meshes.len();
         self.scene.meshes.push(mesh);
         m
     }
 
-    fn light(&mut self, l: &Light, n: &Node, path: &str) -> usize {
-        let kind = match l.kind {
+    fn light(&mut self, l: &Light, n: &Node, path: &str) -> Option<usize> {
+        let Some(kind) = l.light_type() else {
+            self.warnings.push(warn(
+                path,
+                format!("light type {} is not a Direct3D RM light type; left out", l.kind),
+            ));
+            return None;
+        };
+        let kind = match kind {
             LightType::Ambient => LightKind::Ambient,
             LightType::Point | LightType::ParallelPoint => LightKind::Point,
             LightType::Directional => LightKind::Directional,
@@ -386,8 +451,16 @@ impl ToScene {
                 let (inner, outer) = if valid {
                     (inner, outer)
                 } else {
-                    let outer = outer.clamp(0.01, std::f32::consts::FRAC_PI_2);
-                    let inner = inner.clamp(0.0, outer * 0.9);
+                    let outer = if outer.is_finite() {
+                        outer.clamp(0.01, std::f32::consts::FRAC_PI_2)
+                    } else {
+                        std::f32::consts::FRAC_PI_4
+                    };
+                    let inner = if inner.is_finite() {
+                        inner.clamp(0.0, outer * 0.9)
+                    } else {
+                        0.0
+                    };
                     self.warnings.push(warn(
                         path,
                         format!(
@@ -413,7 +486,6 @@ impl ToScene {
                 "b2": l.b2,
                 "b3": l.b3,
                 "b7": l.b7,
-                "attenuation": f32s(&h::light_attenuation(l.s0_s2)),
                 "s0_s2": f32s(&l.s0_s2),
                 "s3_s4": f32s(&l.s3_s4),
             }),
@@ -427,7 +499,7 @@ impl ToScene {
             range: None,
             extras,
         });
-        k
+        Some(k)
     }
 
     fn fence(&mut self, fence: &Fence) {
