@@ -102,8 +102,41 @@ pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loade
     }
 }
 
-/// Read and parse an input. The outer error is I/O, the inner one the library's.
+/// The folder of an input (`.` for a bare name).
+pub fn input_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The world a V-Chat manifest (`world.adf`, by its extension) names: its `[data]` entry
+/// `world.wdb` (else `data/world.wdb`), relative to the manifest's folder. `None` for any other
+/// input (and for standard input).
+pub fn world_of_adf(path: &Path) -> anyhow::Result<Option<PathBuf>> {
+    if is_stdio(path)
+        || !path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("adf"))
+    {
+        return Ok(None);
+    }
+    let bytes = read_input(path)?;
+    let adf = levelkit::formats::wdb::folder::Adf::read(&bytes)
+        .map_err(|e| anyhow!(e).context(display_name(path)))?;
+    let world = adf
+        .wdb_path()
+        .filter(|w| !w.to_ascii_lowercase().ends_with(".adf"))
+        .unwrap_or_else(|| "data/world.wdb".to_owned());
+    Ok(Some(input_dir(path).join(world)))
+}
+
+/// Read and parse an input. The outer error is I/O, the inner one the library's. A V-Chat
+/// world's manifest (`world.adf`) opens the world it names (`data/world.wdb`).
 pub fn load(path: &Path) -> anyhow::Result<Loaded> {
+    if let Some(world) = world_of_adf(path)? {
+        return load(&world);
+    }
     let bytes = read_input(path)?;
     let dir = (!is_stdio(path)).then(|| match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

@@ -35,6 +35,12 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
                         .insert("level_files_found".into(), json!(found));
                     record.summary.insert("level_files".into(), json!(of));
                 }
+                if let Some((found, of)) = textures_found(path, &model) {
+                    record
+                        .summary
+                        .insert("texture_files_found".into(), json!(found));
+                    record.summary.insert("texture_files".into(), json!(of));
+                }
                 serde_json::to_writer(&mut out, &record)?;
                 writeln!(out)?;
             }
@@ -45,6 +51,13 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
                 out.write_all(text_summary(&name, &model).as_bytes())?;
                 if let Some((found, of)) = levels_found(path, &model) {
                     writeln!(out, "  {:<13}{found} of {of} beside it", "level files")?;
+                }
+                if let Some((found, of)) = textures_found(path, &model) {
+                    writeln!(
+                        out,
+                        "  {:<13} {found} of {of} in its folder",
+                        "texture files"
+                    )?;
                 }
             }
             Err(e) => {
@@ -71,6 +84,25 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
 fn levels_found(path: &std::path::Path, model: &Model) -> Option<(usize, usize)> {
     match model {
         Model::Gmap(g) if !files::is_stdio(path) => Some(crate::world::levels_found(g, path)),
+        _ => None,
+    }
+}
+
+/// For a V-Chat world read from a file: how many of the texture files it names its folder
+/// holds, of how many (distinct names, any case).
+fn textures_found(path: &std::path::Path, model: &Model) -> Option<(usize, usize)> {
+    match model {
+        Model::Wdb(w) if !files::is_stdio(path) => {
+            let world = files::world_of_adf(path).ok().flatten();
+            let dir = files::input_dir(world.as_deref().unwrap_or(path));
+            let missing = levelkit::document::assets::vchat_missing_files(
+                w,
+                &mut files::resolver(Some(&dir)),
+            )
+            .len();
+            let named = w.summary().textures;
+            Some((named.saturating_sub(missing), named))
+        }
         _ => None,
     }
 }

@@ -82,7 +82,17 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Dump(args) => dump::run(&args),
-        Command::Convert(args) => convert::run(&args),
+        Command::Convert(mut args) => {
+            // A V-Chat manifest converts the world it names.
+            match args.paths.first().map(|p| files::world_of_adf(p)) {
+                Some(Ok(Some(world))) if args.paths.len() == 2 => {
+                    args.paths[0] = world;
+                    convert::run(&args)
+                }
+                Some(Err(e)) => Err(e),
+                _ => convert::run(&args),
+            }
+        }
         Command::Render(args) => convert::render(&args),
         Command::Ls(args) => ls::run(&args),
         Command::Extract(args) => extract::run(&args),

@@ -28,6 +28,17 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<u8> {
                     {
                         findings.extend(crate::world::missing_levels(g, path));
                     }
+                    // A V-Chat world's textures are files of its folder.
+                    if let levelkit::document::Model::Wdb(w) = &model
+                        && !files::is_stdio(path)
+                    {
+                        let world = files::world_of_adf(path).ok().flatten();
+                        let dir = files::input_dir(world.as_deref().unwrap_or(path));
+                        findings.extend(levelkit::document::assets::vchat_missing_files(
+                            w,
+                            &mut files::resolver(Some(&dir)),
+                        ));
+                    }
                     (Some(model.format()), Ok(findings))
                 }
                 Err(e) => (

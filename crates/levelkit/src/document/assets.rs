@@ -49,6 +49,9 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
     if matches!(model, Model::Wmp(_) | Model::Wmpb(_)) {
         found.from_files = named_texture_files(scene, resolve);
     }
+    if let Model::Wdb(_) = model {
+        found.from_files = vchat_side_files(scene, resolve);
+    }
     let mut missing = Vec::new();
     for (index, texture) in scene.textures.iter_mut().enumerate() {
         let TextureSource::File(name) = &texture.source else {
@@ -82,6 +85,96 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
     }
     scene.remove_textures(&missing);
     found
+}
+
+/// A V-Chat world's side files (`formats::wdb::folder`): its textures, found where the world
+/// finds them (the `world.adf` one folder up may map a name; else `../images/`, beside the
+/// world, the world folder; any case, through `resolve`), decoded to pixels; and its
+/// `hotlinks.txt`, each link in the `extras.vchat_hotlink` of the nodes it names. Gives the
+/// textures found; those not found stay file references (and are warned about by the caller).
+fn vchat_side_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
+    use crate::formats::wdb::folder::{Adf, Hotlinks, texture_candidates};
+    let adf = resolve("../world.adf").and_then(|b| Adf::read(&b).ok());
+    let mut found = 0;
+    for texture in &mut scene.textures {
+        let TextureSource::File(name) = &texture.source else {
+            continue;
+        };
+        let mapped = adf
+            .as_ref()
+            .and_then(|a| a.texture_path(name))
+            .map(|p| format!("../{p}"));
+        let decoded = mapped
+            .into_iter()
+            .chain(texture_candidates(name))
+            .find_map(|path| resolve(&path).and_then(|b| image::load_from_memory(&b).ok()));
+        if let Some(img) = decoded {
+            let rgba = img.to_rgba8();
+            texture.source = TextureSource::Pixels {
+                width: rgba.width(),
+                height: rgba.height(),
+                channels: 4,
+                data: rgba.into_raw(),
+            };
+            found += 1;
+        }
+    }
+    if let Some(links) = resolve("hotlinks.txt").and_then(|b| Hotlinks::read(&b).ok()) {
+        for node in &mut scene.nodes {
+            let Some(link) = node.name.as_deref().and_then(|n| links.find(n)) else {
+                continue;
+            };
+            node.extras.insert(
+                "vchat_hotlink".into(),
+                serde_json::json!({
+                    "kind": link.kind,
+                    "target": link.target,
+                    "label": link.label,
+                }),
+            );
+        }
+    }
+    found
+}
+
+/// What a V-Chat world names that its folder lacks, once per file: each texture no candidate
+/// place holds (see [`find_textures`]), as warnings for `levelkit info` and `validate`.
+pub fn vchat_missing_files(
+    world: &crate::formats::wdb::Wdb,
+    resolve: Resolver<'_>,
+) -> Vec<Warning> {
+    use crate::formats::wdb::folder::{Adf, texture_candidates};
+    let adf = resolve("../world.adf").and_then(|b| Adf::read(&b).ok());
+    let mut names: Vec<String> = world
+        .nodes
+        .iter()
+        .flat_map(|n| &n.geometries)
+        .flat_map(|g| &g.textures)
+        .filter(|t| !t.name.is_empty())
+        .map(|t| t.name.display())
+        .collect();
+    names.sort_by_key(|n| n.to_ascii_lowercase());
+    names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+    let mut out = Vec::new();
+    for name in names {
+        let mapped = adf
+            .as_ref()
+            .and_then(|a| a.texture_path(&name))
+            .map(|p| format!("../{p}"));
+        let mut places = mapped.into_iter().chain(texture_candidates(&name));
+        if !places.any(|p| resolve(&p).is_some()) {
+            out.push(Warning {
+                format: Format::Wdb,
+                severity: Severity::Warning,
+                location: Location::default(),
+                message: format!(
+                    "texture {name:?} is not in the world's folder (looked in ../images/, beside \
+                     the world and in the world folder, any case)"
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// The WAD textures of a 3D GameStudio text level.

@@ -82,7 +82,7 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
     });
     let textures = levelkit::formats::wdb::samples::WORLD_TEXTURES.map(|name| {
         let path: &'static str = Box::leak(format!("samples/{name}").into_boxed_str());
-        let bytes = levelkit::formats::wdb::samples::texture_bmp(name);
+        let bytes = levelkit::formats::wdb::samples::texture_gif(name);
         (path, bytes, Expect::Bytes)
     });
     let mut files = vec![

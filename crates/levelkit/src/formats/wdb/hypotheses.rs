@@ -120,11 +120,7 @@ pub fn read_face_table(
         .sub(usize::from(len), "the face table (lenIFS bytes)")
         .map_err(|e| e.in_path(path))?;
     // Each definition takes at least its count word, and the zero word follows them.
-    if u64::from(num_polygons)
-        .saturating_mul(2)
-        .saturating_add(2)
-        > u64::from(len)
-    {
+    if u64::from(num_polygons).saturating_mul(2).saturating_add(2) > u64::from(len) {
         return Err(bad(
             len_at,
             path,
@@ -136,9 +132,9 @@ pub fn read_face_table(
         ));
     }
     budget.charge(
-        usize::from(len)
-            .saturating_mul(2)
-            .saturating_add(usize::from(num_polygons).saturating_mul(std::mem::size_of::<PolyDef>())),
+        usize::from(len).saturating_mul(2).saturating_add(
+            usize::from(num_polygons).saturating_mul(std::mem::size_of::<PolyDef>()),
+        ),
         "polygon definitions",
         Location::at(table_at).with_path(path),
     )?;
@@ -317,7 +313,7 @@ pub fn material_index(index: u16, num_textures: usize) -> Option<usize> {
 
 // ---- L1, L8: the node tree --------------------------------------------------------------------
 
-/// The tree the flat node list stands for (H6: depth-first pre-order, each node followed by its
+/// The tree the flat node list stands for (L1: depth-first pre-order, each node followed by its
 /// `children` children, each with its own subtree).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tree {
@@ -365,7 +361,7 @@ pub struct Incomplete {
     pub missing: usize,
 }
 
-/// H6: build the tree from the child counts in file order. `Err` when the last subtree is not
+/// L1: build the tree from the child counts in file order. `Err` when the last subtree is not
 /// complete.
 pub fn tree(children: impl IntoIterator<Item = u16>) -> std::result::Result<Tree, Incomplete> {
     let mut t = Tree::default();
@@ -535,8 +531,9 @@ pub fn texture_animation(name: &[u8]) -> Option<TexAnim> {
         return None;
     }
     let num = |d: &[u8]| {
-        d.iter()
-            .fold(0u16, |n, &c| n.saturating_mul(10).saturating_add(u16::from(c - b'0')))
+        d.iter().fold(0u16, |n, &c| {
+            n.saturating_mul(10).saturating_add(u16::from(c - b'0'))
+        })
     };
     let frames = num(digits.get(..2)?);
     let centiseconds = num(digits.get(2..)?);

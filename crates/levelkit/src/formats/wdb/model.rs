@@ -186,7 +186,11 @@ pub struct TexDef {
     pub name: RawString,
     /// The records after the name: two `f32` each, meaning unknown (`(0, 1)`, `(1, 1)`,
     /// `(0.5, 5)`, … in the worlds that have one).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "super::floats::vec_array")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "super::floats::vec_array"
+    )]
     pub extra: Vec<[f32; 2]>,
 }
 

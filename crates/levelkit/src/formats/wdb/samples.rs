@@ -182,6 +182,8 @@ impl Builder {
         self.polygon(pts, material);
     }
 
+    /// Textured by `textures` (render type 256), or, without textures, one plain grey colour
+    /// lit by the world's lights (render type 1024), as real worlds have them.
     fn finish(mut self, textures: &[&str]) -> Geometry {
         self.g.textures = textures
             .iter()
@@ -194,8 +196,16 @@ impl Builder {
             .collect();
         if self.g.textures.is_empty() {
             self.g.materials.iter_mut().for_each(|m| *m = 0);
+            self.g.textures.push(TexDef {
+                color: Bgr::from_rgb([0xB4, 0xB0, 0xA8]),
+                alpha: 0xFF,
+                name: RawString::default(),
+                extra: Vec::new(),
+            });
+            self.g.render_flags = h::RENDER_LIT;
+        } else {
+            self.g.render_flags = h::RENDER_TEXTURED;
         }
-        self.g.render_flags = h::RENDER_TEXTURED;
         self.g
     }
 }
@@ -384,7 +394,7 @@ pub struct Subtree {
     pub children: Vec<Subtree>,
 }
 
-/// Lay `roots` out in file order (hypothesis H6): each node followed by its children.
+/// Lay `roots` out in file order (L1): each node followed by its children.
 pub fn flatten(roots: Vec<Subtree>) -> Vec<Node> {
     let mut out = Vec::new();
     let mut stack: Vec<Subtree> = roots.into_iter().rev().collect();
@@ -422,34 +432,34 @@ pub fn world() -> Wdb {
     let roots = vec![
         leaf(has(
             node("ground", IDENTITY),
-            ground(40.0, 4, Some("grass.bmp")),
+            ground(40.0, 4, Some("grass.gif")),
         )),
         with(
             has(
                 node("house", matrix([6.0, 0.0, 4.0], 30.0, 0.0, [1.0; 3])),
-                boxed([4.0, 3.0, 5.0], &["brick.bmp", "brick.bmp", "wood.bmp"]),
+                boxed([4.0, 3.0, 5.0], &["brick.gif", "brick.gif", "wood.gif"]),
             ),
             vec![leaf(has(
                 node("roof", matrix([0.0, 3.0, 0.0], 0.0, 0.0, [4.4, 1.0, 5.4])),
-                pyramid(1.0, 1.5, Some("roof.bmp")),
+                pyramid(1.0, 1.5, Some("roof.gif")),
             ))],
         ),
         with(
             has(
                 node("windmill", matrix([-8.0, 0.0, 6.0], -15.0, 0.0, [1.0; 3])),
-                prism(8, 1.2, 9.0, Some("stone.bmp")),
+                prism(8, 1.2, 9.0, Some("stone.gif")),
             ),
             vec![with(
                 spinner(50, matrix([0.0, 8.0, -1.4], 0.0, 90.0, [1.0; 3])),
                 vec![leaf(has(
                     node("sails", IDENTITY),
-                    boxed([0.6, 7.0, 0.1], &["sail.bmp"]),
+                    boxed([0.6, 7.0, 0.1], &["sail.gif"]),
                 ))],
             )],
         ),
         leaf(has(
             spinner(3550, matrix([0.0, 2.5, -10.0], 0.0, 0.0, [1.0; 3])),
-            boxed([3.0, 1.5, 0.2], &["logo.bmp"]),
+            boxed([3.0, 1.5, 0.2], &["logo.gif"]),
         )),
         leaf({
             let mut n = has(
@@ -462,6 +472,23 @@ pub fn world() -> Wdb {
         leaf(has(
             node("pond", matrix([-6.0, 0.02, -6.0], 0.0, 0.0, [1.0; 3])),
             outline(12, 3.0, 0.0, 4),
+        )),
+        // A texture animation (M12): four frames of a quarter second, stacked in anim.gif.
+        leaf(has(
+            node("anim0425", matrix([-3.0, 0.0, 9.0], 0.0, 0.0, [1.0; 3])),
+            boxed([2.0, 2.0, 2.0], &["anim.gif"]),
+        )),
+        // A flat-shaded part (render type 768): its colour is emitted, not lit.
+        leaf(has(
+            node("beacon", matrix([9.0, 0.0, -9.0], 0.0, 0.0, [1.0; 3])),
+            {
+                let mut g = prism(6, 0.5, 4.0, None);
+                g.render_flags = h::RENDER_FLAT;
+                if let Some(t) = g.textures.first_mut() {
+                    t.color = Bgr::from_rgb([0xF0, 0xC0, 0x30]);
+                }
+                g
+            },
         )),
         with(
             node("lights", IDENTITY),
@@ -518,20 +545,21 @@ pub fn world() -> Wdb {
             y_max: 8.0,
             y_min: 1.6,
         },
-        nodes: flatten(roots),
+        // One root, as real worlds have.
+        nodes: flatten(vec![with(node("", IDENTITY), roots)]),
         trailing: Vec::new(),
     }
 }
 
 const TEXTURES: [&str; 8] = [
-    "brick.bmp",
-    "grass.bmp",
-    "water.bmp",
-    "wood.bmp",
-    "marble.bmp",
-    "sky.bmp",
-    "metal.bmp",
-    "logo.bmp",
+    "brick.gif",
+    "grass.gif",
+    "water.gif",
+    "wood.gif",
+    "marble.gif",
+    "sky.gif",
+    "metal.gif",
+    "logo.gif",
 ];
 
 const NAMES: [&str; 10] = [
@@ -570,7 +598,7 @@ pub fn generate(seed: u64, nodes: usize) -> Wdb {
             ..Header::default()
         },
         fence: random_fence(&mut rng),
-        nodes: flatten(roots),
+        nodes: flatten(vec![with(node("", IDENTITY), roots)]),
         trailing: Vec::new(),
     }
 }
@@ -681,7 +709,7 @@ fn random_textures(rng: &mut Rng) -> Vec<&'static str> {
     };
     let mut out: Vec<&'static str> = Vec::new();
     while out.len() < n {
-        let t = rng.pick(&TEXTURES).copied().unwrap_or("brick.bmp");
+        let t = rng.pick(&TEXTURES).copied().unwrap_or("brick.gif");
         if !out.contains(&t) {
             out.push(t);
         }
@@ -821,61 +849,65 @@ fn random_subtree(rng: &mut Rng, depth: usize, budget: usize) -> (Subtree, usize
     (with(node, children), count)
 }
 
-/// The texture files [`world`] names, made by [`texture_bmp`] and shipped beside the sample
-/// (`samples/*.bmp`), so the sample converts with its textures and without a warning.
-pub const WORLD_TEXTURES: [&str; 7] = [
-    "grass.bmp",
-    "brick.bmp",
-    "wood.bmp",
-    "roof.bmp",
-    "stone.bmp",
-    "sail.bmp",
-    "logo.bmp",
+/// The texture files [`world`] names, made by [`texture_gif`] and shipped beside the sample
+/// (`samples/*.gif`, GIF as V-Chat's textures are), so the sample converts with its textures and
+/// without a warning.
+pub const WORLD_TEXTURES: [&str; 8] = [
+    "grass.gif",
+    "brick.gif",
+    "wood.gif",
+    "roof.gif",
+    "stone.gif",
+    "sail.gif",
+    "logo.gif",
+    "anim.gif",
 ];
 
-/// A sample texture as an uncompressed 24-bit Windows BMP (the form V-Chat's textures take): a
-/// 16 x 16 checker of two shades of the colour its name suggests.
-pub fn texture_bmp(name: &str) -> Vec<u8> {
+/// A sample texture as a GIF: a 16 x 16 checker of two shades of the colour its name suggests;
+/// `anim.gif` is four 16 x 16 frames stacked top to bottom, each a different colour (the
+/// texture animation of the node `anim0425`).
+pub fn texture_gif(name: &str) -> Vec<u8> {
     const SIZE: u32 = 16;
-    let [r, g, b]: [u8; 3] = match name {
-        "grass.bmp" => [70, 150, 50],
-        "brick.bmp" => [170, 70, 50],
-        "wood.bmp" => [140, 100, 60],
-        "roof.bmp" => [120, 40, 40],
-        "stone.bmp" => [130, 130, 125],
-        "sail.bmp" => [235, 230, 215],
-        "logo.bmp" => [40, 80, 200],
-        _ => [200, 0, 200],
-    };
-    let dark = [b / 2, g / 2, r / 2];
-    let light = [b, g, r];
-    let row_bytes = SIZE * 3; // 48: already a multiple of four, so rows need no padding
-    let pixels_len = row_bytes * SIZE;
-    let mut out = Vec::with_capacity(54 + pixels_len as usize);
-    out.extend_from_slice(b"BM");
-    out.extend_from_slice(&(54 + pixels_len).to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&54u32.to_le_bytes());
-    out.extend_from_slice(&40u32.to_le_bytes());
-    out.extend_from_slice(&(SIZE as i32).to_le_bytes());
-    out.extend_from_slice(&(SIZE as i32).to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&24u16.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&pixels_len.to_le_bytes());
-    out.extend_from_slice(&2835u32.to_le_bytes());
-    out.extend_from_slice(&2835u32.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    for y in 0..SIZE {
-        for x in 0..SIZE {
-            let pixel = if (x / 4 + y / 4) % 2 == 0 {
-                light
-            } else {
-                dark
-            };
-            out.extend_from_slice(&pixel);
+    let colour = |name: &str| -> [u8; 3] {
+        match name {
+            "grass.gif" => [70, 150, 50],
+            "brick.gif" => [170, 70, 50],
+            "wood.gif" => [140, 100, 60],
+            "roof.gif" => [120, 40, 40],
+            "stone.gif" => [130, 130, 125],
+            "sail.gif" => [235, 230, 215],
+            "logo.gif" => [40, 80, 200],
+            _ => [200, 0, 200],
         }
+    };
+    let frames: Vec<[u8; 3]> = if name == "anim.gif" {
+        vec![[220, 60, 60], [230, 200, 60], [60, 180, 80], [60, 110, 220]]
+    } else {
+        vec![colour(name)]
+    };
+    let height = SIZE * frames.len() as u32;
+    let mut rgba = Vec::with_capacity((SIZE * height * 4) as usize);
+    for y in 0..height {
+        let [r, g, b] = frames
+            .get((y / SIZE) as usize)
+            .copied()
+            .unwrap_or([0, 0, 0]);
+        for x in 0..SIZE {
+            let light = (x / 4 + y / 4) % 2 == 0;
+            let px = if light {
+                [r, g, b]
+            } else {
+                [r / 2, g / 2, b / 2]
+            };
+            rgba.extend_from_slice(&[px[0], px[1], px[2], 0xFF]);
+        }
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = image::codecs::gif::GifEncoder::new(&mut out);
+        let img = image::RgbaImage::from_raw(SIZE, height, rgba).unwrap_or_default();
+        // Two to eight colours: the encoder keeps them exactly (no quantisation).
+        let _ = enc.encode_frame(image::Frame::new(img));
     }
     out
 }

@@ -81,7 +81,10 @@ pub fn encoded_len(wdb: &Wdb) -> usize {
             + 12 * g.normals.len()
             + 2
             + 2
-            + g.polygons.iter().map(|p| 2 + 4 * p.corners.len()).sum::<usize>()
+            + g.polygons
+                .iter()
+                .map(|p| 2 + 4 * p.corners.len())
+                .sum::<usize>()
             + 2
             + 2
             + 12 * g.points.len()
@@ -102,7 +105,10 @@ pub fn encoded_len(wdb: &Wdb) -> usize {
             + 28 * n.lights.len()
             + 2
     };
-    12 + 2 + 32 * wdb.fence.borders.len() + 16 + wdb.nodes.iter().map(node).sum::<usize>()
+    12 + 2
+        + 32 * wdb.fence.borders.len()
+        + 16
+        + wdb.nodes.iter().map(node).sum::<usize>()
         + wdb.trailing.len()
 }
 

@@ -607,11 +607,13 @@ impl FromScene<'_> {
                     .and_then(|m| self.scene.materials.get(m))
                     .is_some_and(|m| m.base_color_texture.is_some())
             });
-            let face_flags = flags.filter(|&f| !h::is_line_set(f)).unwrap_or(if textured {
-                h::RENDER_TEXTURED
-            } else {
-                h::RENDER_LIT
-            });
+            let face_flags = flags
+                .filter(|&f| !h::is_line_set(f))
+                .unwrap_or(if textured {
+                    h::RENDER_TEXTURED
+                } else {
+                    h::RENDER_LIT
+                });
             out.extend(self.build(mesh, items, face_flags, point_flags.as_deref(), path));
         }
         if !mesh.lines.is_empty() {
@@ -694,7 +696,11 @@ impl FromScene<'_> {
         };
         let mut g = fresh();
         if consistent {
-            g.points = mesh.positions.iter().map(|&p| h::point_from_scene(p)).collect();
+            g.points = mesh
+                .positions
+                .iter()
+                .map(|&p| h::point_from_scene(p))
+                .collect();
             g.tex_coords = uv_of
                 .iter()
                 .map(|uv| uv.map_or([0.0; 2], |b| b.map(f32::from_bits)))
@@ -709,7 +715,8 @@ impl FromScene<'_> {
         }
         let mut points: std::collections::HashMap<(u32, [u32; 2]), u16> =
             std::collections::HashMap::new();
-        let mut normals: std::collections::HashMap<[u32; 3], u16> = std::collections::HashMap::new();
+        let mut normals: std::collections::HashMap<[u32; 3], u16> =
+            std::collections::HashMap::new();
         let mut table = 2u64;
         for (corners, m) in &items {
             let size = 2 + 4 * corners.len() as u64;

@@ -211,7 +211,12 @@ impl ToScene {
         // Items beyond what one scene node holds: onto added children.
         let mut parts: Vec<(Option<usize>, Option<usize>)> = Vec::new();
         for (g, geometry) in n.geometries.iter().enumerate() {
-            let m = self.mesh(geometry, n, animation, &format!("{}/geometries/{g}", path()));
+            let m = self.mesh(
+                geometry,
+                n,
+                animation,
+                &format!("{}/geometries/{g}", path()),
+            );
             if g == 0 {
                 if let Some(node) = self.scene.nodes.get_mut(i) {
                     node.mesh = Some(m);
@@ -358,7 +363,11 @@ impl ToScene {
             })
         };
         let num_points = g.points.len();
-        let finite = |i: usize| g.points.get(i).is_some_and(|p| p.iter().all(|c| c.is_finite()));
+        let finite = |i: usize| {
+            g.points
+                .get(i)
+                .is_some_and(|p| p.iter().all(|c| c.is_finite()))
+        };
         let (mut dropped, mut bad) = (0usize, 0usize);
         for (p, poly) in g.polygons.iter().enumerate() {
             if poly
@@ -413,9 +422,7 @@ impl ToScene {
         if bad > 0 {
             self.warnings.push(warn(
                 path,
-                format!(
-                    "{bad} polygons use a point that is missing or not finite; left out"
-                ),
+                format!("{bad} polygons use a point that is missing or not finite; left out"),
             ));
         }
         let e = &mut mesh.extras;
@@ -437,7 +444,10 @@ impl ToScene {
         let Some(kind) = l.light_type() else {
             self.warnings.push(warn(
                 path,
-                format!("light type {} is not a Direct3D RM light type; left out", l.kind),
+                format!(
+                    "light type {} is not a Direct3D RM light type; left out",
+                    l.kind
+                ),
             ));
             return None;
         };
