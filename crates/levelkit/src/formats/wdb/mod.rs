@@ -138,6 +138,7 @@
 //!   header's and lights' unidentified bytes is unknown; they are kept and written back.
 
 mod codec;
+pub mod folder;
 pub mod hypotheses;
 mod model;
 mod read;
