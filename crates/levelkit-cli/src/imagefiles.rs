@@ -2,14 +2,12 @@
 //! ([`crate::game::npc_art`]) and the sprite sheets a gani names ([`crate::gani`]). One rule for
 //! both: `--images DIR` if given, else the document's own folder and then its parent; a name is
 //! a plain file name, matched exactly or else ignoring case (the games ran on Windows). Each
-//! folder is listed once a process, so a batch over a server's `levels/` folder does not list the
-//! same big folder for every level.
+//! folder is listed once a process ([`crate::files::named_case_insensitively`]), so a batch over a
+//! server's `levels/` folder does not list the same big folder for every level.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
 
-use crate::files::is_stdio;
+use crate::files::{is_stdio, named_case_insensitively};
 
 /// The folders images are looked for in: `images` (`--images`), else the folder of `input` and
 /// then its parent (the current folder for standard input).
@@ -45,26 +43,6 @@ pub fn find(dirs: &[PathBuf], name: &str) -> Option<PathBuf> {
         }
         named_case_insensitively(dir, name)
     })
-}
-
-/// Lower-cased file names to paths, by folder.
-type Listings = HashMap<PathBuf, HashMap<String, PathBuf>>;
-
-/// `name` in `dir` in any case, from the folder's listing (read on first use).
-fn named_case_insensitively(dir: &Path, name: &str) -> Option<PathBuf> {
-    static LISTINGS: OnceLock<Mutex<Listings>> = OnceLock::new();
-    let mut listings = LISTINGS.get_or_init(Default::default).lock().ok()?;
-    let files = listings.entry(dir.to_path_buf()).or_insert_with(|| {
-        std::fs::read_dir(dir)
-            .map(|r| {
-                r.filter_map(|e| e.ok())
-                    .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
-                    .map(|e| (e.file_name().to_string_lossy().to_lowercase(), e.path()))
-                    .collect()
-            })
-            .unwrap_or_default()
-    });
-    files.get(&name.to_lowercase()).cloned()
 }
 
 #[cfg(test)]
