@@ -190,10 +190,10 @@ async function viewFile(file, label, { expect = 'ok', assets = [] } = {}) {
 }
 
 // ---- samples: views and downloads -----------------------------------------------------------
-const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !f.endsWith('.gif')).sort();
+const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !f.endsWith('.gif') && !f.endsWith('.bmp')).sort();
 // The textures beside the samples (world.wdb's), dropped with each sample as the CLI finds them
 // beside it.
-const textures = fs.readdirSync(path.join(root, 'samples')).filter((f) => f.endsWith('.gif'))
+const textures = fs.readdirSync(path.join(root, 'samples')).filter((f) => f.endsWith('.gif') || f.endsWith('.bmp'))
   .map((f) => path.join(root, 'samples', f));
 const identical = [];
 for (const s of samples) {

@@ -687,7 +687,7 @@ mod tests {
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| e.path().extension().is_some_and(|x| x != "gif"))
+            .filter(|e| e.path().extension().is_some_and(|x| x != "gif" && x != "bmp"))
             .filter_map(|e| {
                 Some((
                     e.file_name().to_string_lossy().into_owned(),
@@ -1020,7 +1020,10 @@ mod tests {
         // it: the embedded PNG textures must still be the same bytes.
         let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
         let all = samples();
-        let textures: Vec<_> = all.iter().filter(|(n, _)| n.ends_with(".gif")).collect();
+        let textures: Vec<_> = all
+            .iter()
+            .filter(|(n, _)| n.ends_with(".gif") || n.ends_with(".bmp"))
+            .collect();
         let mut ws = Workspace::new();
         for (n, b) in &textures {
             ws.add(n, b.clone());

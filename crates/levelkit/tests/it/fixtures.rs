@@ -88,6 +88,11 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
     let mut files = vec![
         ("samples/room.wmp", room.write().unwrap(), Expect::Model),
         (
+            "samples/brick.bmp",
+            levelkit::formats::wdb::samples::texture_bmp("brick.bmp"),
+            Expect::Bytes,
+        ),
+        (
             "samples/quad.wmb",
             levelkit::formats::wmb::samples::quad_level()
                 .write()

@@ -911,3 +911,50 @@ pub fn texture_gif(name: &str) -> Vec<u8> {
     }
     out
 }
+
+/// A texture as an uncompressed 24-bit Windows BMP: a 16 x 16 checker of two shades of the colour
+/// its name suggests (`samples/brick.bmp`, the texture of the 3D GameStudio sample `room.wmp`).
+pub fn texture_bmp(name: &str) -> Vec<u8> {
+    const SIZE: u32 = 16;
+    let [r, g, b]: [u8; 3] = match name {
+        "grass.bmp" => [70, 150, 50],
+        "brick.bmp" => [170, 70, 50],
+        "wood.bmp" => [140, 100, 60],
+        "roof.bmp" => [120, 40, 40],
+        "stone.bmp" => [130, 130, 125],
+        "sail.bmp" => [235, 230, 215],
+        "logo.bmp" => [40, 80, 200],
+        _ => [200, 0, 200],
+    };
+    let dark = [b / 2, g / 2, r / 2];
+    let light = [b, g, r];
+    let row_bytes = SIZE * 3; // 48: already a multiple of four, so rows need no padding
+    let pixels_len = row_bytes * SIZE;
+    let mut out = Vec::with_capacity(54 + pixels_len as usize);
+    out.extend_from_slice(b"BM");
+    out.extend_from_slice(&(54 + pixels_len).to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&54u32.to_le_bytes());
+    out.extend_from_slice(&40u32.to_le_bytes());
+    out.extend_from_slice(&(SIZE as i32).to_le_bytes());
+    out.extend_from_slice(&(SIZE as i32).to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&24u16.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&pixels_len.to_le_bytes());
+    out.extend_from_slice(&2835u32.to_le_bytes());
+    out.extend_from_slice(&2835u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            let pixel = if (x / 4 + y / 4) % 2 == 0 {
+                light
+            } else {
+                dark
+            };
+            out.extend_from_slice(&pixel);
+        }
+    }
+    out
+}
