@@ -32,8 +32,8 @@
 //! | # | Point | Decision | Decided by |
 //! |---|---|---|---|
 //! | M1 | coordinates | Direct3D's: left-handed, row vectors, the matrix stored row by row with the translation in elements 12–14; the scene (right-handed) negates z ([`point_to_scene`], [`matrix_to_scene`]) | reader (it mirrors the whole world by `scale 1 1 -1` and takes elements 12–14 as the translation); the pictures (ground below, sky above, text reads left to right) |
-//! | M2 | face winding | clockwise seen from the front in the file's left-handed space, so counter-clockwise in the scene once z is negated: the corner order is kept | reader (`ccw='false'` inside the mirror); the pictures |
-//! | M3 | texture V | points down (Direct3D); the scene's V points up ([`uv_to_scene`]) | the pictures (signs read the right way up) |
+//! | M2 | face winding | with the corner order kept, the front of a face (counter-clockwise in the scene once z is negated) faces away from the visitor: floors face down, closed objects inward, signs the wall. So the scene reverses each face's corners ([`winding_to_scene`]) | the pictures of the eight corpus worlds (0 of 14 floor faces of `bugworld` and 25 of 25 closed objects of `hanami` face the visitor with the order kept; `compass` has most faces both ways). The reference reader's `ccw='false'` inside its mirror says the opposite; the files win |
+//! | M3 | texture V | points up, as the scene's (v = 0 is the image's bottom row): kept ([`uv_to_scene`]) | the pictures: with V flipped (the Direct3D reading) every sign of `hutchspace`, `compass` and `theaterchat` is upside down; kept, they read ("FAQ", "LIBRARY", "Portal to Lobby", "Aisle Say"). The reference reader also passes V unchanged to X3D, whose V points up |
 //! | M4 | normals | per corner, by the corner's normal index | reader |
 //! | M5 | render type (`renderType`, the notes' `w6`) | 0 a line set, 256 textured (unlit), 768 flat (the colour as emitted light), 1024 lit ([`RenderType`]) | reader (the only values in the files) |
 //! | M6 | a line-set definition | a closed outline | reader (it repeats the first index) |
@@ -42,7 +42,7 @@
 //! | M9 | light colour | `b4 b5 b6 b7` blue, green, red, alpha, as the header and texture definitions ([`light_rgb`]); the reference reader reads red, green, blue (the same for the grey lights that most worlds have) | files (the alpha byte 0xFF is at the end as in the header) |
 //! | M10 | light direction | the light node's +z axis, as Direct3D RM lights shine; with z negated, the node's −z as glTF lights | reader |
 //! | M11 | `s0`–`s4` of a light | unknown: (1, 0, 0, 0.5, 0.4) (Direct3D RM's defaults) except `s3 s4` of three directional lights; kept in `extras` | guess |
-//! | M12 | texture animation | a node whose name holds `anim` and four digits `NNDD` (`anim0450`, `ANIM0205no3`) shows its textures as `NN` frames stacked top to bottom, `DD` hundredths of a second each ([`texture_animation`]) | reader; the files (`anim1.gif` of `anim04501` is 64 × 256: four 64 × 64 frames) |
+//! | M12 | texture animation | a node whose name holds `anim` and four digits `NNDD` (`anim0450`, `ANIM0205no3`) shows its textures as `NN` frames stacked along V, the first at v = 0 to 1/`NN`, `DD` hundredths of a second each ([`texture_animation`]) | reader (its texture transform scales V by 1/`NN` and steps it by one frame); the files (`anim1.gif` of `anim04501` is 64 × 256: four 64 × 64 frames) |
 //! | M13 | materials | a texture definition's colour is its polygons' colour; a textured polygon shows the texture (unlit for render type 256) | reader |
 
 // Reads untrusted input: no unchecked arithmetic (see `read.rs`).
@@ -515,7 +515,7 @@ pub fn line_def_closed(points: usize) -> bool {
 /// M12: a texture animation named by a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct TexAnim {
-    /// Frames, stacked top to bottom in the image.
+    /// Frames, stacked along V in the image.
     pub frames: u16,
     /// Hundredths of a second each frame shows.
     pub centiseconds: u16,
@@ -585,14 +585,22 @@ fn flips(i: usize) -> bool {
     (i / 4 == 2) != (i % 4 == 2)
 }
 
-/// M3: a file texture coordinate (V down) as the scene's (V up).
+/// M3: a file texture coordinate as the scene's: both have V up (v = 0 at the image's bottom
+/// row), so it is kept.
 pub fn uv_to_scene(t: TexCoord) -> [f64; 2] {
-    [f64::from(t[0]), 1.0 - f64::from(t[1])]
+    [f64::from(t[0]), f64::from(t[1])]
 }
 
 /// M3: a scene UV in the file.
 pub fn uv_from_scene(uv: [f64; 2]) -> TexCoord {
-    [uv[0] as f32, (1.0 - uv[1]) as f32]
+    [uv[0] as f32, uv[1] as f32]
+}
+
+/// M2: the file's corner order of a face, as the scene's: reversed (a face is counter-clockwise
+/// seen from its back in the file's left-handed space, so clockwise once z is negated). Its own
+/// inverse.
+pub fn winding_to_scene<T>(corners: &mut [T]) {
+    corners.reverse();
 }
 
 // ---- M7, M8: spinning parts -------------------------------------------------------------------

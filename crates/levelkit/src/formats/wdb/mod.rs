@@ -71,7 +71,7 @@
 //!   first light its light when it has no geometry; further ones (which no known world has) go
 //!   to added child nodes (`extras.wdb_part`).
 //! * A geometry becomes a mesh with every point as a position; a face gets, per corner, the
-//!   normal its normal index names and the point's texture coordinate (V flipped; NaN read as
+//!   normal its normal index names and the point's texture coordinate (V kept; NaN read as
 //!   0, as the reference reader does); a line set (render type 0) gives closed polylines.
 //!   `extras` keep the render type and the point flags (when not all `ff`).
 //! * Each texture definition becomes a material: its texture (one per file name, any case), or

@@ -1,12 +1,9 @@
 //! Worlds built in code: [`world`], the sample world, and [`generate`], realistic random worlds
-//! for tests and benchmarks. No real `.wdb` is public, so these follow the published structure
-//! and the observations of the notes: nodes hold one geometry or one light or neither, spinning
-//! parts are named `SPINxxxx` with axis (0, 1, 0) and speed `xxxx` tenths of a degree in radians
-//! (0.1°–7.0° and 345.0°–359.9°), lights have `b7 = 0xFF`, `s0 s1 s2 = (1, 0, 0)` and mostly
-//! `s3 s4 = (0.5, 0.4)` (directional lights sometimes not), the header has version 4, zeros and
-//! 0xFF. Geometry is made as Direct3D would hold it (hypotheses M1–M3): left-handed, faces
-//! clockwise from the front, texture V down, one normal and one texture coordinate per point
-//! (so faces with their own normals have their own points).
+//! for tests and benchmarks, in the layout of the real worlds (see [`super::hypotheses`]): one
+//! root, nodes holding one geometry or one light or neither, spinning parts named `SPINxxxx`
+//! with axis (0, 1, 0), lights with `b7 = 0xFF` and `s0 s1 s2 = (1, 0, 0)`, texture definitions
+//! with a colour (white under a texture), point flags `ff ff ff ff`, render types 0, 256, 768
+//! and 1024. Geometry is made in the scene's frame and stored as the file holds it (M1–M3).
 
 use super::hypotheses::{self as h, LightType, PolyDef};
 use super::model::*;
@@ -135,7 +132,7 @@ pub fn light(kind: LightType, level: u8) -> Light {
 }
 
 /// Builds a face set in the scene's right-handed frame, counter-clockwise, V up, and stores it
-/// as the file holds it (z negated: clockwise, left-handed; V down).
+/// as the file holds it (z negated, the corner order reversed: M1, M2; V as it is: M3).
 #[derive(Debug, Default)]
 struct Builder {
     g: Geometry,
@@ -152,10 +149,11 @@ impl Builder {
     }
 
     fn polygon(&mut self, points: Vec<u16>, material: u16) {
-        // One normal per point here: the corner's normal index is its point index.
-        self.g.polygons.push(PolyDef {
-            corners: points.iter().map(|&p| [p, p]).collect(),
-        });
+        // One normal per point here: the corner's normal index is its point index; the order
+        // as the file holds it (M2).
+        let mut corners: Vec<[u16; 2]> = points.iter().map(|&p| [p, p]).collect();
+        h::winding_to_scene(&mut corners);
+        self.g.polygons.push(PolyDef { corners });
         self.g.materials.push(material);
     }
 
@@ -864,8 +862,8 @@ pub const WORLD_TEXTURES: [&str; 8] = [
 ];
 
 /// A sample texture as a GIF: a 16 x 16 checker of two shades of the colour its name suggests;
-/// `anim.gif` is four 16 x 16 frames stacked top to bottom, each a different colour (the
-/// texture animation of the node `anim0425`).
+/// `anim.gif` is four 16 x 16 frames stacked along V (the first, red, at the bottom: v = 0),
+/// each a different colour (the texture animation of the node `anim0425`).
 pub fn texture_gif(name: &str) -> Vec<u8> {
     const SIZE: u32 = 16;
     let colour = |name: &str| -> [u8; 3] {
@@ -881,7 +879,8 @@ pub fn texture_gif(name: &str) -> Vec<u8> {
         }
     };
     let frames: Vec<[u8; 3]> = if name == "anim.gif" {
-        vec![[220, 60, 60], [230, 200, 60], [60, 180, 80], [60, 110, 220]]
+        // Rows run top-down: the last frame first.
+        vec![[60, 110, 220], [60, 180, 80], [230, 200, 60], [220, 60, 60]]
     } else {
         vec![colour(name)]
     };

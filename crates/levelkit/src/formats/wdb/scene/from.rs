@@ -584,7 +584,7 @@ impl FromScene<'_> {
             let mut k = 0usize;
             let mut items = Vec::with_capacity(mesh.faces.len());
             for f in &mesh.faces {
-                let corners = f
+                let mut corners: Vec<(u32, [f32; 2], [f32; 3])> = f
                     .corners
                     .iter()
                     .map(|c| {
@@ -600,6 +600,7 @@ impl FromScene<'_> {
                         (c.position, file, h::point_from_scene(n.map(f64::from)))
                     })
                     .collect();
+                h::winding_to_scene(&mut corners);
                 items.push((corners, f.material));
             }
             let textured = mesh.faces.iter().any(|f| {

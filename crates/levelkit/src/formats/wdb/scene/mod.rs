@@ -395,7 +395,7 @@ impl ToScene {
                 dropped += 1;
                 continue;
             }
-            let corners = poly
+            let mut corners: Vec<Corner> = poly
                 .corners
                 .iter()
                 .map(|&[i, k]| Corner {
@@ -405,6 +405,7 @@ impl ToScene {
                     color: None,
                 })
                 .collect();
+            h::winding_to_scene(&mut corners);
             mesh.faces.push(Face {
                 corners,
                 material: material(p),
