@@ -107,7 +107,7 @@ fn vchat_side_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
         let decoded = mapped
             .into_iter()
             .chain(texture_candidates(name))
-            .find_map(|path| resolve(&path).and_then(|b| image::load_from_memory(&b).ok()));
+            .find_map(|path| resolve(&path).and_then(|b| decode_gif_lenient(&b)));
         if let Some(img) = decoded {
             let rgba = img.to_rgba8();
             texture.source = TextureSource::Pixels {
@@ -135,6 +135,35 @@ fn vchat_side_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
         }
     }
     found
+}
+
+/// An image file's pixels, through the `image` crate; a GIF that it refuses because of a few
+/// stray bytes between the global colour table and the first block (52 textures of the public
+/// V-Chat worlds have `0d 00 00 00` there, which V-Chat skipped) is read without them.
+fn decode_gif_lenient(bytes: &[u8]) -> Option<image::DynamicImage> {
+    if let Ok(img) = image::load_from_memory(bytes) {
+        return Some(img);
+    }
+    if !bytes.starts_with(b"GIF8") {
+        return None;
+    }
+    let flags = *bytes.get(10)?;
+    let table = if flags & 0x80 != 0 {
+        3usize << ((flags & 7) + 1)
+    } else {
+        0
+    };
+    let start = 13usize.checked_add(table)?;
+    let tail = bytes.get(start..)?;
+    // At most 16 stray bytes, then an image descriptor or an extension.
+    let skip = tail
+        .iter()
+        .take(17)
+        .position(|&b| b == 0x2C || b == 0x21)
+        .filter(|&n| n > 0)?;
+    let mut fixed = bytes.get(..start)?.to_vec();
+    fixed.extend_from_slice(tail.get(skip..)?);
+    image::load_from_memory(&fixed).ok()
 }
 
 /// What a V-Chat world names that its folder lacks, once per file: each texture no candidate

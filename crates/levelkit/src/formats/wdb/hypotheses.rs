@@ -532,7 +532,8 @@ pub fn texture_animation(name: &[u8]) -> Option<TexAnim> {
     }
     let num = |d: &[u8]| {
         d.iter().fold(0u16, |n, &c| {
-            n.saturating_mul(10).saturating_add(u16::from(c - b'0'))
+            n.saturating_mul(10)
+                .saturating_add(u16::from(c.saturating_sub(b'0')))
         })
     };
     let frames = num(digits.get(..2)?);

@@ -387,25 +387,22 @@ fn validate_animation(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) 
         );
     }
     let spins = a.speed != 0.0 && !axis_zero;
-    match h::spin_name_tenths(node.name.as_bytes()) {
-        Some(tenths) => {
-            let want = (f64::from(tenths) / 10.0).to_radians();
-            if !spins || (f64::from(a.speed) - want).abs() > 1e-4 {
-                f.warn(
-                    "spin name",
-                    path,
-                    format!(
-                        "the name says {:.1} degrees per frame ({} radians), but the speed is {} \
+    if let Some(tenths) = h::spin_name_tenths(node.name.as_bytes()) {
+        let want = (f64::from(tenths) / 10.0).to_radians();
+        if !spins || (f64::from(a.speed) - want).abs() > 1e-4 {
+            f.warn(
+                "spin name",
+                path,
+                format!(
+                    "the name says {:.1} degrees per frame ({} radians), but the speed is {} \
                          about {:?}; the scene follows the speed",
-                        f64::from(tenths) / 10.0,
-                        want,
-                        a.speed,
-                        a.axis
-                    ),
-                );
-            }
+                    f64::from(tenths) / 10.0,
+                    want,
+                    a.speed,
+                    a.axis
+                ),
+            );
         }
-        None => {}
     }
 }
 

@@ -172,7 +172,7 @@ impl ToScene {
                 json!({
                     "origin": f32s(&a.origin),
                     "axis": f32s(&a.axis),
-                    "speed": f32s(&[a.speed])[0],
+                    "speed": f32s(&[a.speed]).get(0).cloned(),
                 }),
             );
         }
