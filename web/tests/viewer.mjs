@@ -366,7 +366,7 @@ if (corpus && fs.existsSync(corpus)) {
   // levelkit reads these types; the others (images, formats being added) must show a picture
   // or an error, never a blank or frozen page.
   const readable = new Set(['.wwd', '.graal', '.nw', '.gani', '.wings', '.wmp', '.$$m', '.pid', '.pcx',
-    '.png', '.wad', '.mdl', '.hmp', '.wmb']);
+    '.png', '.wad', '.mdl', '.hmp', '.wmb', '.wdb']);
   for (const [ext, f] of [...byType].sort()) {
     const opened = await viewFile(f, 'corpus/' + path.relative(corpus, f), { expect: readable.has(ext) ? 'ok' : 'any' });
     if (opened && ext === '.wad') await checkWad(f);
@@ -375,6 +375,20 @@ if (corpus && fs.existsSync(corpus)) {
   const claw = all.find((f) => /RETAIL01_nocompress/i.test(f));
   if (claw && !figures.some((f) => f.label.endsWith(path.basename(claw)))) {
     await viewFile(claw, 'corpus/' + path.relative(corpus, claw));
+  }
+  // Every V-Chat world folder, dropped whole (its .wdb, palette, hotlinks, manifest and GIF
+  // textures): the world opens in 3D with its textures.
+  const vchat = path.join(corpus, 'vchat');
+  for (const w of fs.existsSync(vchat) ? fs.readdirSync(vchat).sort() : []) {
+    const files = all.filter((f) => path.relative(vchat, f).split(path.sep)[0] === w);
+    const wdb = files.find((f) => /world\.wdb$/i.test(f));
+    if (!wdb) continue;
+    const opened = await viewFile(wdb, `corpus/vchat/${w} (folder)`, { assets: files.filter((f) => f !== wdb) });
+    if (opened) {
+      const info = await page.textContent('#info');
+      const m = /(\d+) textures?/.exec(info);
+      console.log(`corpus/vchat/${w}: ${m ? m[0] : 'no texture count'} in the info`);
+    }
   }
   for (const f of all.filter((f) => /(^|\/)bad\/|badsig/i.test(path.relative(corpus, f)))) {
     await fresh();
