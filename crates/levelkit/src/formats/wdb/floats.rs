@@ -91,7 +91,9 @@ pub mod one {
     }
 }
 
-fn to_array<T: Float, const N: usize, E: serde::de::Error>(items: Vec<Repr<T>>) -> Result<[T; N], E> {
+fn to_array<T: Float, const N: usize, E: serde::de::Error>(
+    items: Vec<Repr<T>>,
+) -> Result<[T; N], E> {
     let len = items.len();
     let values = items
         .into_iter()

@@ -18,7 +18,7 @@
 //!
 //! | # | Point | Decision | Decided by |
 //! |---|---|---|---|
-//! | L1 | the node list | no node count: nodes follow the fence to the end of the file, depth-first pre-order (each node is followed by its `numChildren` children and their subtrees); one root. A further root follows while a node still fits in the bytes left ([`another_root_fits`]); fewer bytes are kept as trailing bytes. The notes' `numNodes` does not exist | files (32 worlds: one root ending at the last byte; `lovely`: a second root of one node, then one zero byte; `amazing`: two zero bytes after the tree) |
+//! | L1 | the node list | no node count: nodes follow the fence to the end of the file, depth-first pre-order (each node is followed by its `numChildren` children and their subtrees); one root. A further root follows while a node still fits in the bytes left ([`another_root_fits`]); fewer bytes are kept as trailing bytes. The notes' `numNodes` does not exist | files (32 worlds: one root ending at the last byte; `lovely`: a second root of one node, then one zero byte; `amazing`: three zero bytes after the tree) |
 //! | L2 | a polygon definition | `numVerts`, then `numVerts` pairs (point index, normal index) | reader, files (every index of every world is in range) |
 //! | L3 | `lenIFS` | the bytes of all definitions plus the final zero word | files |
 //! | L4 | the word before `lenIFS` (the notes' `numPolygons`, the reader's `w4`) | the number of definitions (the reference reader walks to the zero word instead) | files (equal in all 34) |
@@ -120,11 +120,7 @@ pub fn read_face_table(
         .sub(usize::from(len), "the face table (lenIFS bytes)")
         .map_err(|e| e.in_path(path))?;
     // Each definition takes at least its count word, and the zero word follows them.
-    if u64::from(num_polygons)
-        .saturating_mul(2)
-        .saturating_add(2)
-        > u64::from(len)
-    {
+    if u64::from(num_polygons).saturating_mul(2).saturating_add(2) > u64::from(len) {
         return Err(bad(
             len_at,
             path,
@@ -136,9 +132,9 @@ pub fn read_face_table(
         ));
     }
     budget.charge(
-        usize::from(len)
-            .saturating_mul(2)
-            .saturating_add(usize::from(num_polygons).saturating_mul(std::mem::size_of::<PolyDef>())),
+        usize::from(len).saturating_mul(2).saturating_add(
+            usize::from(num_polygons).saturating_mul(std::mem::size_of::<PolyDef>()),
+        ),
         "polygon definitions",
         Location::at(table_at).with_path(path),
     )?;
@@ -535,8 +531,10 @@ pub fn texture_animation(name: &[u8]) -> Option<TexAnim> {
         return None;
     }
     let num = |d: &[u8]| {
-        d.iter()
-            .fold(0u16, |n, &c| n.saturating_mul(10).saturating_add(u16::from(c - b'0')))
+        d.iter().fold(0u16, |n, &c| {
+            n.saturating_mul(10)
+                .saturating_add(u16::from(c.saturating_sub(b'0')))
+        })
     };
     let frames = num(digits.get(..2)?);
     let centiseconds = num(digits.get(2..)?);

@@ -25,7 +25,7 @@ pub struct Wdb {
     /// may have more, one after the other.
     pub nodes: Vec<Node>,
     /// Bytes after the last node, too few to be another node (two worlds made by community
-    /// tools end with one or two zero bytes), kept as they are.
+    /// tools end with one or three zero bytes), kept as they are.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
     pub trailing: Vec<u8>,
 }
@@ -186,7 +186,11 @@ pub struct TexDef {
     pub name: RawString,
     /// The records after the name: two `f32` each, meaning unknown (`(0, 1)`, `(1, 1)`,
     /// `(0.5, 5)`, … in the worlds that have one).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "super::floats::vec_array")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "super::floats::vec_array"
+    )]
     pub extra: Vec<[f32; 2]>,
 }
 

@@ -282,8 +282,12 @@ fn read_geometry(r: &mut ByteReader<'_>, path: &str, budget: &mut Budget) -> Res
         point_flags.push(r.array::<4>("point flags").map_err(|e| e.in_path(path))?);
     }
     let num_tex = r.u8("numTexDefs").map_err(|e| e.in_path(path))?;
-    r.ensure(u64::from(num_tex), h::MIN_TEX_DEF_SIZE, "the texture definitions")
-        .map_err(|e| e.in_path(path))?;
+    r.ensure(
+        u64::from(num_tex),
+        h::MIN_TEX_DEF_SIZE,
+        "the texture definitions",
+    )
+    .map_err(|e| e.in_path(path))?;
     budget.charge(
         usize::from(num_tex).saturating_mul(std::mem::size_of::<TexDef>()),
         "texture definitions",

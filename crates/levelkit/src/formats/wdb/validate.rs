@@ -81,7 +81,10 @@ pub fn encoded_len(wdb: &Wdb) -> usize {
             + 12 * g.normals.len()
             + 2
             + 2
-            + g.polygons.iter().map(|p| 2 + 4 * p.corners.len()).sum::<usize>()
+            + g.polygons
+                .iter()
+                .map(|p| 2 + 4 * p.corners.len())
+                .sum::<usize>()
             + 2
             + 2
             + 12 * g.points.len()
@@ -102,7 +105,10 @@ pub fn encoded_len(wdb: &Wdb) -> usize {
             + 28 * n.lights.len()
             + 2
     };
-    12 + 2 + 32 * wdb.fence.borders.len() + 16 + wdb.nodes.iter().map(node).sum::<usize>()
+    12 + 2
+        + 32 * wdb.fence.borders.len()
+        + 16
+        + wdb.nodes.iter().map(node).sum::<usize>()
         + wdb.trailing.len()
 }
 
@@ -381,25 +387,22 @@ fn validate_animation(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) 
         );
     }
     let spins = a.speed != 0.0 && !axis_zero;
-    match h::spin_name_tenths(node.name.as_bytes()) {
-        Some(tenths) => {
-            let want = (f64::from(tenths) / 10.0).to_radians();
-            if !spins || (f64::from(a.speed) - want).abs() > 1e-4 {
-                f.warn(
-                    "spin name",
-                    path,
-                    format!(
-                        "the name says {:.1} degrees per frame ({} radians), but the speed is {} \
-                         about {:?}; the scene follows the speed",
-                        f64::from(tenths) / 10.0,
-                        want,
-                        a.speed,
-                        a.axis
-                    ),
-                );
-            }
+    if let Some(tenths) = h::spin_name_tenths(node.name.as_bytes()) {
+        let want = (f64::from(tenths) / 10.0).to_radians();
+        if !spins || (f64::from(a.speed) - want).abs() > 1e-4 {
+            f.warn(
+                "spin name",
+                path,
+                format!(
+                    "the name says {:.1} degrees per frame ({} radians), but the speed is {} \
+                     about {:?}; the scene follows the speed",
+                    f64::from(tenths) / 10.0,
+                    want,
+                    a.speed,
+                    a.axis
+                ),
+            );
         }
-        None => {}
     }
 }
 
