@@ -18,7 +18,7 @@
 //!
 //! | # | Point | Decision | Decided by |
 //! |---|---|---|---|
-//! | L1 | the node list | no node count: nodes follow the fence to the end of the file, depth-first pre-order (each node is followed by its `numChildren` children and their subtrees); one root. A further root follows while a node still fits in the bytes left ([`another_root_fits`]); fewer bytes are kept as trailing bytes. The notes' `numNodes` does not exist | files (32 worlds: one root ending at the last byte; `lovely`: a second root of one node, then one zero byte; `amazing`: two zero bytes after the tree) |
+//! | L1 | the node list | no node count: nodes follow the fence to the end of the file, depth-first pre-order (each node is followed by its `numChildren` children and their subtrees); one root. A further root follows while a node still fits in the bytes left ([`another_root_fits`]); fewer bytes are kept as trailing bytes. The notes' `numNodes` does not exist | files (32 worlds: one root ending at the last byte; `lovely`: a second root of one node, then one zero byte; `amazing`: three zero bytes after the tree) |
 //! | L2 | a polygon definition | `numVerts`, then `numVerts` pairs (point index, normal index) | reader, files (every index of every world is in range) |
 //! | L3 | `lenIFS` | the bytes of all definitions plus the final zero word | files |
 //! | L4 | the word before `lenIFS` (the notes' `numPolygons`, the reader's `w4`) | the number of definitions (the reference reader walks to the zero word instead) | files (equal in all 34) |

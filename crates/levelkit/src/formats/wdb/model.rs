@@ -25,7 +25,7 @@ pub struct Wdb {
     /// may have more, one after the other.
     pub nodes: Vec<Node>,
     /// Bytes after the last node, too few to be another node (two worlds made by community
-    /// tools end with one or two zero bytes), kept as they are.
+    /// tools end with one or three zero bytes), kept as they are.
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
     pub trailing: Vec<u8>,
 }

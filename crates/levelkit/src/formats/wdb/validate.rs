@@ -395,7 +395,7 @@ fn validate_animation(node: &Node, path: &dyn Fn() -> String, f: &mut Findings) 
                 path,
                 format!(
                     "the name says {:.1} degrees per frame ({} radians), but the speed is {} \
-                         about {:?}; the scene follows the speed",
+                     about {:?}; the scene follows the speed",
                     f64::from(tenths) / 10.0,
                     want,
                     a.speed,
