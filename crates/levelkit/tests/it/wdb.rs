@@ -776,8 +776,8 @@ fn fixture_meanings() {
     assert_eq!(geometry.textures[0].color.rgb(), [0xa0, 0x90, 0x80]);
     assert_eq!(
         cases[3].1.summary().textures,
-        2,
-        "a.bmp and the plain colour"
+        1,
+        "a.bmp (the plain colour names no file)"
     );
     let light = &cases[4].1.nodes[0].lights[0];
     assert_eq!(light.light_type(), Some(LightType::Directional));
