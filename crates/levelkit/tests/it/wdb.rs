@@ -1827,11 +1827,7 @@ fn assert_same_world(a: &Wdb, b: &Wdb, what: &str) {
                 (&k.points, &k.tex_coords, k.render_flags),
                 "{at}"
             );
-            // A line set's point flags are not restored by `from_scene` (its `build` passes
-            // none for lines, though `to_scene` keeps them in the mesh's extras): open.
-            if !h::is_line_set(g.render_flags) {
-                assert_eq!(g.point_flags, k.point_flags, "{at}");
-            }
+            assert_eq!(g.point_flags, k.point_flags, "{at}");
             // (A line set may have no normals.)
             type Corner = (u16, Option<[u32; 3]>);
             let faces = |g: &Geometry| -> Vec<(Vec<Corner>, Vec<u8>)> {

@@ -136,9 +136,10 @@ fn read_fence(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<Fence> {
 /// The nodes (L1): root after root, each followed by its subtree in pre-order, while a node
 /// still fits in the bytes left after a complete tree.
 fn read_nodes(r: &mut ByteReader<'_>, limits: &Limits, budget: &mut Budget) -> Result<Vec<Node>> {
-    // Every node takes MIN_NODE_SIZE bytes or more: reserve no more than the input can hold.
+    // Every node takes MIN_NODE_SIZE bytes or more: reserve no more than the input can hold, and
+    // at most 256 up front (the list grows as nodes are read).
     let fit = (r.remaining() as u64) / MIN_NODE_SIZE;
-    let mut nodes = Vec::with_capacity(usize::try_from(fit).unwrap_or(0).min(1 << 16));
+    let mut nodes = Vec::with_capacity(usize::try_from(fit).unwrap_or(0).min(256));
     // (path of the parent, its children still to come, its children seen)
     let mut stack: Vec<(String, u16, usize)> = Vec::new();
     let mut roots = 0usize;

@@ -630,7 +630,7 @@ impl FromScene<'_> {
                     }
                 }
             }
-            out.extend(self.build(mesh, items, h::RENDER_LINES, None, path));
+            out.extend(self.build(mesh, items, h::RENDER_LINES, point_flags.as_deref(), path));
         }
         out
     }
