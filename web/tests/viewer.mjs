@@ -383,12 +383,7 @@ if (corpus && fs.existsSync(corpus)) {
     const files = all.filter((f) => path.relative(vchat, f).split(path.sep)[0] === w);
     const wdb = files.find((f) => /world\.wdb$/i.test(f));
     if (!wdb) continue;
-    const opened = await viewFile(wdb, `corpus/vchat/${w} (folder)`, { assets: files.filter((f) => f !== wdb) });
-    if (opened) {
-      const info = await page.textContent('#info');
-      const m = /(\d+) textures?/.exec(info);
-      console.log(`corpus/vchat/${w}: ${m ? m[0] : 'no texture count'} in the info`);
-    }
+    await viewFile(wdb, `corpus/vchat/${w} (folder)`, { assets: files.filter((f) => f !== wdb) });
   }
   for (const f of all.filter((f) => /(^|\/)bad\/|badsig/i.test(path.relative(corpus, f)))) {
     await fresh();
