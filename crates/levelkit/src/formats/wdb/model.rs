@@ -10,7 +10,6 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use super::hypotheses::{LightType, PolyDef, TexCoord};
 use crate::strings::RawString;
 
 /// A whole V-Chat world file.
@@ -239,4 +238,79 @@ mod hex_bytes {
         let text = String::deserialize(d)?;
         hex::decode(text).map_err(serde::de::Error::custom)
     }
+}
+
+/// L2: one polygon (or line) definition: its corners, each a point index and a normal index.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PolyDef {
+    /// `[point, normal]` per corner.
+    pub corners: Vec<[u16; 2]>,
+}
+
+impl PolyDef {
+    /// Bytes in the file: `numVerts` and the pairs.
+    pub fn size(&self) -> u64 {
+        2u64.saturating_add(4u64.saturating_mul(self.corners.len() as u64))
+    }
+
+    /// The point indices, in order.
+    pub fn points(&self) -> impl Iterator<Item = u16> + '_ {
+        self.corners.iter().map(|c| c[0])
+    }
+}
+
+/// L5: a texture coordinate is `(u, v)`, two `f32`.
+pub type TexCoord = [f32; 2];
+
+/// `b0` of a light, as Direct3D Retained Mode's `D3DRMLIGHTTYPE` (the notes' and the reference
+/// reader's reading). Seen in real worlds: 0, 1, 3, 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightType {
+    /// 0: `D3DRMLIGHT_AMBIENT`.
+    Ambient,
+    /// 1: `D3DRMLIGHT_POINT`.
+    Point,
+    /// 2: `D3DRMLIGHT_SPOT` (in no known world).
+    Spot,
+    /// 3: `D3DRMLIGHT_DIRECTIONAL`.
+    Directional,
+    /// 4: `D3DRMLIGHT_PARALLELPOINT`: a point light whose rays are parallel across each object
+    /// lit (exported as a point light).
+    ParallelPoint,
+}
+
+impl LightType {
+    /// From `b0`; `None` for a value that is not a `D3DRMLIGHTTYPE`.
+    pub fn from_byte(b: u8) -> Option<LightType> {
+        Some(match b {
+            0 => LightType::Ambient,
+            1 => LightType::Point,
+            2 => LightType::Spot,
+            3 => LightType::Directional,
+            4 => LightType::ParallelPoint,
+            _ => return None,
+        })
+    }
+
+    /// `b0`.
+    pub fn byte(self) -> u8 {
+        match self {
+            LightType::Ambient => 0,
+            LightType::Point => 1,
+            LightType::Spot => 2,
+            LightType::Directional => 3,
+            LightType::ParallelPoint => 4,
+        }
+    }
+
+    /// Every type, in byte order.
+    pub const ALL: [LightType; 5] = [
+        LightType::Ambient,
+        LightType::Point,
+        LightType::Spot,
+        LightType::Directional,
+        LightType::ParallelPoint,
+    ];
 }
