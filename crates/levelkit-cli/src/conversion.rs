@@ -258,11 +258,19 @@ fn convert_scene(
             ));
         }
         if found.from_files > 0 {
-            notes.push(format!(
-                "{} of {} materials textured from image files",
-                found.from_files,
-                scene.materials.len()
-            ));
+            notes.push(match model {
+                // A world's materials include plain colours: count its texture files.
+                Model::Wdb(_) => format!(
+                    "{} of {} texture files read from the world's folder",
+                    found.from_files,
+                    scene.textures.len()
+                ),
+                _ => format!(
+                    "{} of {} materials textured from image files",
+                    found.from_files,
+                    scene.materials.len()
+                ),
+            });
         }
         if found.from_wads > 0 {
             notes.push(format!(

@@ -1536,7 +1536,12 @@ fn a_missing_texture_gives_one_warning() {
     }
     let run = levelkit(dir.path(), &["convert", "world.wdb", "world2.glb"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(!run.stderr.contains("texture"), "{run:?}");
+    assert!(!run.stderr.contains("warning: wdb: texture"), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("8 of 8 texture files read from the world's folder"),
+        "{run:?}"
+    );
 }
 
 #[test]

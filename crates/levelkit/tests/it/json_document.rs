@@ -13,7 +13,12 @@ fn samples() -> Vec<(String, Model)> {
     let mut out: Vec<(String, Model)> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x != "bmp"))
+        // Textures beside the samples are images, not documents.
+        .filter(|e| {
+            e.path()
+                .extension()
+                .is_some_and(|x| x != "bmp" && x != "gif")
+        })
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let bytes = std::fs::read(e.path()).unwrap();
