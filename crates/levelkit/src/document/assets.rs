@@ -58,17 +58,9 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
             continue;
         };
         let file = file_name(name);
-        let decoded = resolve(file).and_then(|bytes| image::load_from_memory(&bytes).ok());
+        let decoded = resolve(file).and_then(|bytes| decode_image(&bytes));
         match decoded {
-            Some(img) => {
-                let rgba = img.to_rgba8();
-                texture.source = TextureSource::Pixels {
-                    width: rgba.width(),
-                    height: rgba.height(),
-                    channels: 4,
-                    data: rgba.into_raw(),
-                };
-            }
+            Some(img) => texture.source = pixels(img),
             None => {
                 found.warnings.push(Warning {
                     format: model.format(),
@@ -93,29 +85,18 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
 /// `hotlinks.txt`, each link in the `extras.vchat_hotlink` of the nodes it names. Gives the
 /// textures found; those not found stay file references (and are warned about by the caller).
 fn vchat_side_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
-    use crate::formats::wdb::folder::{Adf, Hotlinks, texture_candidates};
+    use crate::formats::wdb::folder::{Adf, Hotlinks};
     let adf = resolve("../world.adf").and_then(|b| Adf::read(&b).ok());
     let mut found = 0;
     for texture in &mut scene.textures {
         let TextureSource::File(name) = &texture.source else {
             continue;
         };
-        let mapped = adf
-            .as_ref()
-            .and_then(|a| a.texture_path(name))
-            .map(|p| format!("../{p}"));
-        let decoded = mapped
+        let decoded = vchat_texture_places(adf.as_ref(), name)
             .into_iter()
-            .chain(texture_candidates(name))
-            .find_map(|path| resolve(&path).and_then(|b| decode_gif_lenient(&b)));
+            .find_map(|path| resolve(&path).and_then(|b| decode_image(&b)));
         if let Some(img) = decoded {
-            let rgba = img.to_rgba8();
-            texture.source = TextureSource::Pixels {
-                width: rgba.width(),
-                height: rgba.height(),
-                channels: 4,
-                data: rgba.into_raw(),
-            };
+            texture.source = pixels(img);
             found += 1;
         }
     }
@@ -137,10 +118,33 @@ fn vchat_side_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
     found
 }
 
+/// Where a V-Chat world (`data/world.wdb`) finds the texture `name`, relative to its folder:
+/// where its `world.adf` maps the name, then [`crate::formats::wdb::folder::texture_candidates`].
+fn vchat_texture_places(adf: Option<&crate::formats::wdb::folder::Adf>, name: &str) -> Vec<String> {
+    let mapped = adf
+        .and_then(|a| a.texture_path(name))
+        .map(|p| format!("../{p}"));
+    mapped
+        .into_iter()
+        .chain(crate::formats::wdb::folder::texture_candidates(name))
+        .collect()
+}
+
+/// Decoded pixels as a scene texture's source (RGBA).
+fn pixels(img: image::DynamicImage) -> TextureSource {
+    let rgba = img.to_rgba8();
+    TextureSource::Pixels {
+        width: rgba.width(),
+        height: rgba.height(),
+        channels: 4,
+        data: rgba.into_raw(),
+    }
+}
+
 /// An image file's pixels, through the `image` crate; a GIF that it refuses because of a few
 /// stray bytes between the global colour table and the first block (52 textures of the public
 /// V-Chat worlds have `0d 00 00 00` there, which V-Chat skipped) is read without them.
-fn decode_gif_lenient(bytes: &[u8]) -> Option<image::DynamicImage> {
+fn decode_image(bytes: &[u8]) -> Option<image::DynamicImage> {
     if let Ok(img) = image::load_from_memory(bytes) {
         return Some(img);
     }
@@ -172,7 +176,7 @@ pub fn vchat_missing_files(
     world: &crate::formats::wdb::Wdb,
     resolve: Resolver<'_>,
 ) -> Vec<Warning> {
-    use crate::formats::wdb::folder::{Adf, texture_candidates};
+    use crate::formats::wdb::folder::Adf;
     let adf = resolve("../world.adf").and_then(|b| Adf::read(&b).ok());
     let mut names: Vec<String> = world
         .nodes
@@ -186,12 +190,10 @@ pub fn vchat_missing_files(
     names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
     let mut out = Vec::new();
     for name in names {
-        let mapped = adf
-            .as_ref()
-            .and_then(|a| a.texture_path(&name))
-            .map(|p| format!("../{p}"));
-        let mut places = mapped.into_iter().chain(texture_candidates(&name));
-        if !places.any(|p| resolve(&p).is_some()) {
+        if !vchat_texture_places(adf.as_ref(), &name)
+            .iter()
+            .any(|p| resolve(p).is_some())
+        {
             out.push(Warning {
                 format: Format::Wdb,
                 severity: Severity::Warning,

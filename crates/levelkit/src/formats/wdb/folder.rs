@@ -105,6 +105,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::model::hex_bytes;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::io::{ByteReader, ByteWriter};
 use crate::registry::Format;
@@ -895,20 +896,6 @@ pub struct RiffChunk {
     /// The pad byte after an odd-sized chunk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pad: Option<u8>,
-}
-
-/// Byte strings as hex text in JSON.
-mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(d)?;
-        hex::decode(text).map_err(serde::de::Error::custom)
-    }
 }
 
 /// Read one chunk's header, bytes and pad byte from a reader over the RIFF (which ends where the

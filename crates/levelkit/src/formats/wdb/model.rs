@@ -226,8 +226,8 @@ impl Light {
     }
 }
 
-/// Bytes as a hex string in JSON.
-mod hex_bytes {
+/// Bytes as a hex string in JSON (the model's trailing bytes, the folder files' kept bytes).
+pub(super) mod hex_bytes {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {

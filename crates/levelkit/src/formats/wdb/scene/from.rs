@@ -16,10 +16,7 @@ fn f32_list<const N: usize>(v: Option<&Value>) -> Option<[f32; N]> {
     let mut out = [0.0; N];
     for (slot, item) in out.iter_mut().zip(items) {
         *slot = match item {
-            Value::String(s) => {
-                let digits = s.strip_prefix("0x")?;
-                f32::from_bits(u32::from_str_radix(digits, 16).ok()?)
-            }
+            Value::String(s) => f32::from_bits_text(s)?,
             _ => item.as_f64()? as f32,
         };
     }

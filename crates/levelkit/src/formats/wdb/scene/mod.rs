@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::floats::Float as _;
 use super::hypotheses::{self as h, LightType, RenderType, Tree};
 use super::model::*;
 use crate::error::{Location, Warning};
@@ -50,7 +51,7 @@ fn f32s(v: &[f32]) -> Value {
                 if x.is_finite() {
                     Value::from(f64::from(x))
                 } else {
-                    Value::from(format!("0x{:08x}", x.to_bits()))
+                    Value::from(x.bits_text())
                 }
             })
             .collect(),
