@@ -74,7 +74,7 @@ async function addFiles(fileList) {
   let first = null;
   for (const s of sniffed) {
     // Images are assets (tile atlases, textures) unless they are the only thing dropped.
-    const asset = !s.format || s.format === 'png' || s.format === 'gif' || s.format === 'rez';
+    const asset = s.asset;
     if (!docs.includes(s.name) && !(asset && sniffed.length > 1)) docs.push(s.name);
     if (!first && !asset) first = s.name;
   }
@@ -256,7 +256,8 @@ function renderDownloads(name, targets) {
       try {
         const { result } = await call('convert', { name, target: t, index: current.texture || 0 });
         notes(result.notes);
-        save(result.file || `${stemOf(name)}.${t}`, result.main);
+        // Some conversions are all side files (a gani's four directions).
+        if (result.main.length || !result.side.length) save(result.file || `${stemOf(name)}.${t}`, result.main);
         for (const s of result.side) save(s.name, s.bytes);
       } catch (e) { showError(e); }
     };

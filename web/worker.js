@@ -22,7 +22,7 @@ const ops = {
     const sniffed = [];
     for (const f of files) {
       viewer.add_file(f.name, new Uint8Array(f.bytes));
-      sniffed.push({ name: f.name, format: viewer.sniff(f.name) || null });
+      sniffed.push({ name: f.name, format: viewer.sniff(f.name) || null, asset: viewer.is_asset(f.name) });
     }
     return { sniffed };
   },

@@ -57,15 +57,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     let mut targets = Vec::new();
     for &format in &args.to {
         if !targets.iter().any(|t: &Target| t.format == format) {
-            targets.push(
-                Target::new(format, args.compression())?
-                    .with_tiles(args.tiles.clone())
-                    .with_game(args.game.clone())
-                    .with_images(args.images.clone())
-                    .with_palette(args.palette.clone())
-                    .with_graal_version(args.graal_version)
-                    .with_assets(args.assets.clone()),
-            );
+            targets.push(crate::convert::target_of(args, format)?);
         }
     }
     if args.graal_version.is_some() && !args.to.contains(&levelkit::Format::GraalLevel) {
@@ -107,11 +99,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             !job.walked
                 || match sniffed.get(job.input.as_path()) {
                     Some(Sniffed::Format(format)) => {
-                        let to = targets[job.target].format;
-                        // Only an overworld becomes a Tiled world.
-                        format.converts_to(to)
-                            && (to != levelkit::Format::TiledWorld
-                                || *format == levelkit::Format::Gmap)
+                        let to = targets[job.target].format();
+                        *format != to && levelkit::document::targets(*format).contains(&to)
                     }
                     Some(Sniffed::Unknown) => false,
                     Some(Sniffed::Unreadable) | None => true,
@@ -154,7 +143,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     // Tiled maps share their tilesets: each distinct one written once, under `--out`.
     let tiled = targets
         .iter()
-        .any(|t| matches!(t.format, levelkit::Format::Tmx | levelkit::Format::Tmj));
+        .any(|t| {
+            matches!(
+                t.format(),
+                levelkit::Format::Tmx | levelkit::Format::Tmj | levelkit::Format::TiledWorld
+            )
+        });
     let shared = tiled.then(|| Shared::new(out_dir, args.force, args.tiles.as_deref()));
     // One task per input, converting it to every target: the file is read and parsed once.
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -268,7 +262,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     summary.warnings = kinds.total;
     if let Some(shared) = &shared {
         summary.bytes_out += shared.bytes_written();
-        summary.tilesets = shared.tilesets();
+        summary.tilesets = shared.tilesets_made();
     }
     summary.elapsed = started.elapsed();
     if args.json {
@@ -446,7 +440,7 @@ fn plan_one(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Resul
             for file in found {
                 let relative = file.strip_prefix(path).unwrap_or(&file).to_path_buf();
                 jobs.push(Job {
-                    output: out_dir.join(relative.with_extension(target.format.extension())),
+                    output: out_dir.join(relative.with_extension(target.format().extension())),
                     input: file,
                     walked: true,
                     target: 0,
@@ -458,7 +452,7 @@ fn plan_one(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Resul
                 .map(PathBuf::from)
                 .unwrap_or_else(|| PathBuf::from("input"));
             jobs.push(Job {
-                output: out_dir.join(name.with_extension(target.format.extension())),
+                output: out_dir.join(name.with_extension(target.format().extension())),
                 input: path.clone(),
                 walked: false,
                 target: 0,
@@ -546,26 +540,7 @@ fn convert_one(
     if let Some(parent) = job.output.parent() {
         fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
     }
-    if let (levelkit::document::Model::Gmap(g), levelkit::Format::TiledWorld) =
-        (model, target.format)
-    {
-        // An overworld becomes a world file and one map per level beside it.
-        let code = crate::world::gmap_to_world(
-            g,
-            &job.input,
-            &job.output,
-            target.tiles.clone(),
-            force,
-            shared,
-            notes,
-        )?;
-        if code != crate::EXIT_OK {
-            anyhow::bail!("some levels of the overworld did not convert");
-        }
-        let bytes_out = fs::metadata(&job.output).map(|m| m.len()).unwrap_or(0);
-        return Ok((*bytes_in, bytes_out));
-    }
-    let written = write_converted(
+    let (written, converted) = write_converted(
         model,
         target,
         &job.input,
@@ -574,5 +549,8 @@ fn convert_one(
         Some(shared),
         notes,
     )?;
+    if converted.partial {
+        anyhow::bail!("some levels of the overworld did not convert");
+    }
     Ok((*bytes_in, written))
 }

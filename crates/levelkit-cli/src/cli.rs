@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use levelkit::Format;
-use levelkit::formats::graal::binary::Version as GraalVersion;
+use levelkit::document::options::GraalVersion;
 use levelkit::registry::FORMATS;
 
 const EXIT_STATUS: &str = "\

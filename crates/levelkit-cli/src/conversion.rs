@@ -1,19 +1,26 @@
-//! The conversion that single-file and batch `convert` (and `render`) share: a model to the
-//! target's bytes and side files, with what the conversion noticed collected as notes.
+//! The conversion that single-file and batch `convert` (and `render`) share: the command line's
+//! options as the library's [`Options`], the input's folder as its [`Assets`], and the outputs
+//! written atomically. Which file becomes which is the library's
+//! ([`levelkit::document::convert()`]).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use anyhow::anyhow;
 use levelkit::Format;
-use levelkit::document::{Model, convert};
-use levelkit::export::{png, tiled};
-use levelkit::formats::graal::binary::Version as GraalVersion;
-use levelkit::registry::Common;
+use levelkit::assets::{Assets, Chain, Folder};
+use levelkit::document::convert::{self, Converted, Direction, SharedTilesets};
+use levelkit::document::options::{GraalVersion, Palette};
+use levelkit::document::tiles::Tiles;
+use levelkit::document::{Model, Options, image};
+use levelkit::Limits;
 
-use crate::files::{self, is_stdio};
-use crate::tilesets::{Atlas, Shared};
+use crate::archive::Archive;
+use crate::files::{self, display_name, is_stdio};
+use crate::tilesets::Shared;
 use crate::usage;
 
-/// What to write: the format and the options that apply to it.
+/// What to write: the format and the options that apply to it, as the command line gives them.
 #[derive(Debug, Clone)]
 pub struct Target {
     /// The output format (one levelkit can write).
@@ -28,12 +35,19 @@ pub struct Target {
     pub game: Option<PathBuf>,
     /// Binary Graal levels only: the version to write (`--graal-version`).
     pub graal_version: Option<GraalVersion>,
-    /// Graal levels: where NPC images are (`--images`); `None`, the input's folder and its
+    /// Graal levels and ganis: where images are (`--images`); `None`, the input's folder and its
     /// parent.
     pub images: Option<PathBuf>,
-    /// 3D output: a folder searched after the input's for side files, the models a level names
-    /// and texture files (`--assets`).
+    /// A folder searched after the input's for side files (`--assets`).
     pub assets: Option<PathBuf>,
+    /// ANI animations: the folder of frame images (`--frames`).
+    pub frames: Option<PathBuf>,
+    /// Animations to PNG: a sprite sheet (`--sheet`).
+    pub sheet: bool,
+    /// Ganis: the one direction to draw (`--dir`).
+    pub direction: Option<Direction>,
+    /// Overworld pictures: the longest side (`--max-size`).
+    pub max_size: u32,
 }
 
 impl Target {
@@ -54,259 +68,210 @@ impl Target {
             graal_version: None,
             images: None,
             assets: None,
+            frames: None,
+            sheet: false,
+            direction: None,
+            max_size: 0,
         })
     }
 
-    /// The same target drawing tiles from `tiles` (`--tiles`).
-    pub fn with_tiles(mut self, tiles: Option<PathBuf>) -> Target {
-        self.tiles = tiles;
-        self
-    }
-
-    /// The same target drawing WWD levels with the graphics of `game` (`--game`).
-    pub fn with_game(mut self, game: Option<PathBuf>) -> Target {
-        self.game = game;
-        self
-    }
-
-    /// The same target writing binary Graal levels of `version` (`--graal-version`); other
-    /// formats ignore it.
-    pub fn with_graal_version(mut self, version: Option<GraalVersion>) -> Target {
-        if self.format == Format::GraalLevel {
-            self.graal_version = version;
-        }
-        self
-    }
-
-    /// The same target finding Graal NPC images in `images` (`--images`).
-    pub fn with_images(mut self, images: Option<PathBuf>) -> Target {
-        self.images = images;
-        self
-    }
-
-    /// The same target looking for side files in `assets` after the input's folder
-    /// (`--assets`).
-    pub fn with_assets(mut self, assets: Option<PathBuf>) -> Target {
-        self.assets = assets;
-        self
-    }
-
-    /// The same target with the palette file `palette` (`--palette`).
-    pub fn with_palette(mut self, palette: Option<PathBuf>) -> Target {
-        self.palette = palette;
-        self
+    /// The format.
+    pub fn format(&self) -> Format {
+        self.format
     }
 }
 
-pub use levelkit::document::convert::Converted;
+/// The files the options name, opened: they live as long as one conversion.
+struct Opened {
+    palette: Option<Palette>,
+    tiles: Option<(String, TilesSource)>,
+    game: Option<GameSource>,
+    images: Option<Folder>,
+    frames: Option<Folder>,
+}
 
-/// `model` in the target format; `output_stem` names side files (`None` when writing to stdout,
-/// where a Tiled map is written without tileset images). With `shared` (a batch writing to
-/// `output`), a Tiled map references the batch's shared tileset files instead of embedding its
-/// tilesets and getting images of its own. Otherwise the bytes come from the library's
-/// [`levelkit::document::convert`] steps (the browser viewer's too); this function finds the
-/// graphics and side files on disk.
+enum TilesSource {
+    Image(Vec<u8>),
+    Folder(Folder),
+}
+
+enum GameSource {
+    Folder(Folder),
+    Archive(Archive),
+}
+
+/// Read `--palette`, `--tiles`, `--game`, `--images` and `--frames`.
+fn open(target: &Target) -> anyhow::Result<Opened> {
+    let palette = read_palette(target.palette.as_deref())?;
+    let tiles = match &target.tiles {
+        Some(path) if path.is_dir() => Some((
+            path.display().to_string(),
+            TilesSource::Folder(Folder::new(path)),
+        )),
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
+            Some((path.display().to_string(), TilesSource::Image(bytes)))
+        }
+        None => None,
+    };
+    let game = match &target.game {
+        Some(path) if path.is_dir() => Some(GameSource::Folder(Folder::new(path))),
+        Some(path) => Some(GameSource::Archive(Archive::open(path)?)),
+        None => None,
+    };
+    if let Some(dir) = &target.images
+        && !dir.is_dir()
+    {
+        return Err(usage(format!("--images {}: not a folder", dir.display())));
+    }
+    if let Some(dir) = &target.frames
+        && std::fs::read_dir(dir).is_err()
+    {
+        return Err(usage(format!(
+            "--frames {}: not a readable folder",
+            dir.display()
+        )));
+    }
+    Ok(Opened {
+        palette,
+        tiles,
+        game,
+        images: target.images.as_ref().map(Folder::new),
+        frames: target.frames.as_ref().map(Folder::new),
+    })
+}
+
+/// The files around `input`: its folder (nothing for stdin), then `--assets`.
+pub fn surroundings(input: &Path, extra: Option<&Path>) -> (Option<Folder>, Option<Folder>) {
+    (
+        (!is_stdio(input)).then(|| Folder::of_file(input)),
+        extra.map(Folder::new),
+    )
+}
+
+/// `model` in the target format, the library's [`convert::convert`] with the command line's
+/// options and the input's folder as its assets. `output` names the output file (its stem names
+/// side files; `None` for stdout, where a Tiled map goes without tileset images); `shared`
+/// (a batch writing to that output) makes Tiled maps reference the batch's shared tilesets.
 pub fn convert_with_side_files(
     model: &Model,
     target: &Target,
     input: &Path,
-    output_stem: Option<&str>,
-    shared: Option<(&Shared, &Path)>,
+    output: Option<&Path>,
+    shared: Option<&Shared>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Converted> {
-    if let Some(png) = crate::images::to_png(model, target.format, target.palette.as_deref())? {
-        return Ok(Converted {
-            main: png,
-            side: Vec::new(),
-        });
-    }
-    let info = target.format.info();
-    if info.exchange && info.common == Some(Common::Scene) {
-        return convert_scene(model, target, input, output_stem, notes);
-    }
-    if !(info.exchange && info.common == Some(Common::TileMap)) {
-        return Ok(Converted {
-            main: convert(model, target, notes)?,
-            side: Vec::new(),
-        });
-    }
-    let Some((map, warnings)) = model.to_tilemap() else {
-        return Err(usage(format!(
-            "a {} file is not a tile map; it cannot become {}",
-            model.format().name(),
-            target.format.name()
-        )));
+    let opened = open(target)?;
+    let index = match &opened.game {
+        Some(GameSource::Archive(archive)) => Some(archive.index(target.game.as_deref().unwrap_or(Path::new("")))?),
+        _ => None,
     };
-    for w in &warnings {
-        notes.push(w.to_string());
-    }
-    let shared = shared.filter(|_| target.format != Format::Png && output_stem.is_some());
-    // Shared tilesets make their images on first use only: every map of a batch but the first
-    // skips generating (or loading) and encoding them.
-    let lazy = shared.is_some();
-    let (atlases, user_tiles) = match (model, target.tiles.as_deref()) {
-        // A Tiled map draws with the images it references (relative to its folder).
-        (Model::Tiled(doc), None) => {
-            let dir = if is_stdio(input) {
-                Path::new(".")
-            } else {
-                input.parent().unwrap_or_else(|| Path::new("."))
-            };
-            let mut found = crate::tiles::referenced(&doc.options.tileset_images, dir);
-            let any = !found.is_empty();
-            let mut atlases = Vec::with_capacity(map.tilesets.len());
-            for (i, ts) in map.tilesets.iter().enumerate() {
-                atlases.push(match found.remove(&i) {
-                    Some(image) => Some(image),
-                    None if lazy => None,
-                    None => Some(png::tileset_image(ts)?),
-                });
-            }
-            (atlases, any)
-        }
-        (_, _) if lazy => (vec![None; map.tilesets.len()], false),
-        (_, tiles) => {
-            let (atlases, any) = crate::tiles::atlases(&map, tiles)?;
-            (atlases.into_iter().map(Some).collect(), any)
-        }
+    let game: Option<&dyn Assets> = match (&opened.game, &index) {
+        (Some(GameSource::Folder(f)), _) => Some(f),
+        (_, Some(index)) => Some(index),
+        _ => None,
     };
-    let (mut atlases, mut user_tiles) = (atlases, user_tiles);
-    let mut sprites = Vec::new();
-    if let Some(game) = target.game.as_deref()
-        && let Some(mut art) = crate::game::art(model, &map, game, notes)?
-    {
-        for (ts, atlas) in map.tilesets.iter().zip(atlases.iter_mut()) {
-            if let Some(real) = art.tileset_images.remove(&ts.name) {
-                *atlas = Some(real);
-                user_tiles = true;
-            }
-        }
-        sprites = art.sprites;
-    }
-    if matches!(model, Model::Graal(_) | Model::Nw(_)) {
-        let (npcs, warnings) = crate::game::npc_art(&map, target.images.as_deref(), input);
-        notes.extend(warnings.iter().map(|w| w.to_string()));
-        sprites.extend(npcs);
-    }
-    if let Some((shared, output)) = shared {
-        let mut options = tiled::TiledOptions::default();
-        let atlases = atlases
-            .into_iter()
-            .map(|a| a.map_or(Atlas::Later, Atlas::Ready))
-            .collect();
-        shared.attach(&map, atlases, target.format, output, &mut options)?;
-        let main = if target.format == Format::Tmx {
-            tiled::to_tmx(&map, &options)?
-        } else {
-            tiled::to_tmj(&map, &options)?
-        };
-        return Ok(Converted {
-            main,
-            side: Vec::new(),
-        });
-    }
-    let atlases = atlases
-        .into_iter()
-        .zip(&map.tilesets)
-        .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
-        .collect::<levelkit::Result<Vec<_>>>()?;
-    let art = convert::MapArt {
-        atlases,
-        user_tiles,
-        // With real graphics, a marker means "no image": a legend says which objects those are.
-        legend: target.game.is_some() || !sprites.is_empty(),
-        sprites,
-    };
-    Ok(convert::map_files(&map, target.format, art, output_stem)?)
-}
-
-/// A 3D model as glTF, GLB or OBJ, its textures found beside the input. A `.gltf` file gets its
-/// buffer and textures as side files (`<stem>.bin`, `<stem>_<i>.png`), an OBJ its `<stem>.mtl`
-/// and textures; written to stdout, a `.gltf` embeds everything and an OBJ goes without its MTL.
-fn convert_scene(
-    model: &Model,
-    target: &Target,
-    input: &Path,
-    output_stem: Option<&str>,
-    notes: &mut Vec<String>,
-) -> anyhow::Result<Converted> {
-    let Some((mut scene, warnings)) = model.to_scene() else {
-        return Err(usage(format!(
-            "a {} file is not a 3D model; it cannot become {}",
-            model.format().name(),
-            target.format.name()
-        )));
-    };
-    for w in &warnings {
-        notes.push(w.to_string());
-    }
-    if !is_stdio(input) || target.assets.is_some() {
-        let dir = (!is_stdio(input)).then(|| input.parent().unwrap_or_else(|| Path::new(".")));
-        let mut beside = files::resolver(dir);
-        let mut assets = files::resolver(target.assets.as_deref());
-        let found =
-            levelkit::document::assets::find_textures(model, &mut scene, &mut |name: &str| {
-                beside(name).or_else(|| assets(name))
-            });
-        for w in &found.warnings {
-            notes.push(w.to_string());
-        }
-        if found.models.1 > 0 {
-            notes.push(format!(
-                "{} of {} model entities placed",
-                found.models.0, found.models.1
-            ));
-        }
-        if found.from_files > 0 {
-            notes.push(match model {
-                // A world's materials include plain colours: count its texture files.
-                Model::Wdb(_) => format!(
-                    "{} of {} texture files read from the world's folder",
-                    found.from_files,
-                    scene.textures.len()
-                ),
-                _ => format!(
-                    "{} of {} materials textured from image files",
-                    found.from_files,
-                    scene.materials.len()
-                ),
-            });
-        }
-        if found.from_wads > 0 {
-            notes.push(format!(
-                "{} of {} materials textured from WADs",
-                found.from_wads,
-                scene.materials.len()
-            ));
-        }
-    }
-    Ok(convert::scene_files(
-        &scene,
-        target.format,
-        output_stem,
-        notes,
-    )?)
-}
-
-/// The bytes of `model` in a legacy format or JSON ([`convert::legacy_bytes`]).
-///
-/// Any model becomes its JSON document; a model becomes its own format again; Graal levels
-/// convert between `.graal` and `.nw`. Other pairs are a usage error, not a fault of the input.
-pub fn convert(model: &Model, target: &Target, notes: &mut Vec<String>) -> anyhow::Result<Vec<u8>> {
-    let options = convert::LegacyOptions {
+    let tiles = opened.tiles.as_ref().map(|(name, source)| match source {
+        TilesSource::Image(bytes) => Tiles::Image {
+            name: name.clone(),
+            bytes: Cow::Borrowed(bytes),
+        },
+        TilesSource::Folder(files) => Tiles::Folder {
+            name: name.clone(),
+            files,
+        },
+    });
+    let (own, extra) = surroundings(input, target.assets.as_deref());
+    let mut sources: Vec<&dyn Assets> = Vec::new();
+    sources.extend(own.as_ref().map(|f| f as &dyn Assets));
+    sources.extend(extra.as_ref().map(|f| f as &dyn Assets));
+    let assets = Chain(sources);
+    let options = Options {
+        output_name: output.and_then(|o| o.file_name()).map(|n| n.to_string_lossy().into_owned()),
         compress: target.compress,
         graal_version: target.graal_version,
+        palette: opened.palette,
+        tiles,
+        game,
+        images: opened.images.as_ref().map(|f| f as &dyn Assets),
+        frames: opened.frames.as_ref().map(|f| f as &dyn Assets),
+        sheet: target.sheet,
+        direction: target.direction,
+        max_size: target.max_size,
+        shared: shared.zip(output).map(|(s, out)| SharedTilesets {
+            tilesets: s.tilesets(),
+            up: s.up_from(out),
+        }),
     };
-    convert::legacy_bytes(model, target.format, &options, notes).map_err(|f| match f {
-        convert::Failure::NotConvertible(e) => usage(e.to_string()),
-        convert::Failure::Invalid(e) => anyhow::Error::from(e),
-    })
+    let result = convert::convert(model, target.format(), &options, &assets);
+    if let Some(shared) = shared {
+        shared.write_made()?;
+    }
+    match result {
+        Ok(mut done) => {
+            notes.append(&mut done.notes);
+            Ok(done)
+        }
+        Err(mut f) => {
+            notes.append(&mut f.notes);
+            Err(if f.not_convertible {
+                usage(f.error.to_string())
+            } else {
+                anyhow::Error::from(f.error)
+            })
+        }
+    }
+}
+
+/// The palette `--palette` names, read.
+fn read_palette(path: Option<&Path>) -> anyhow::Result<Option<Palette>> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let bytes = files::read_input(path)?;
+    let name = files::sniff_name(path);
+    image::palette_of(&bytes, name.as_deref(), &Limits::default())
+        .map(Some)
+        .map_err(|e| anyhow!(e).context(format!("--palette {}", display_name(path))))
+}
+
+/// Read an input for a conversion to `target`: a PNG made into a PID or palette, a V-Chat
+/// manifest as the world it names, any other file as its content tells. The reader's warnings
+/// are reported on stderr.
+pub fn load(input: &Path, target: &Target) -> anyhow::Result<Model> {
+    let input = &files::resolve_manifest(input)?;
+    let bytes = files::read_input(input)?;
+    let name = files::sniff_name(input);
+    let (own, _) = surroundings(input, None);
+    let assets: &dyn Assets = match &own {
+        Some(f) => f,
+        None => &levelkit::assets::NoAssets,
+    };
+    // The palette matters only for a PNG made into a PID.
+    let palette = if image::from_png_to(target.format) {
+        read_palette(target.palette.as_deref())?
+    } else {
+        None
+    };
+    let options = Options {
+        palette,
+        ..Options::default()
+    };
+    let (model, warnings) =
+        convert::read_for(&bytes, name.as_deref(), Some(target.format), &options, assets)
+            .map_err(|e| anyhow!(e).context(display_name(input)))?;
+    for w in &warnings {
+        crate::report(w);
+    }
+    Ok(model)
 }
 
 /// Convert and write `output` and its side files (each to a temporary file, then renamed);
-/// returns the bytes written (not counting `shared` tileset files). A single conversion
-/// (`batch` `None`) flushes each file to the disk before renaming it; a batch does not (see
-/// [`files::write_output_with`]) and shares its tilesets.
+/// returns the bytes written and what the conversion noticed. A single conversion (`batch`
+/// `None`) flushes each file to the disk before renaming it; a batch does not (see
+/// [`files::write_output_with`]) and shares its tilesets. A conversion that made only part of
+/// its outputs (an overworld with a level that failed) writes them and then fails.
 pub fn write_converted(
     model: &Model,
     target: &Target,
@@ -315,26 +280,36 @@ pub fn write_converted(
     force: bool,
     batch: Option<Option<&Shared>>,
     notes: &mut Vec<String>,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<(u64, Converted)> {
     let sync = batch.is_none();
-    let shared = batch.flatten();
-    let stem = output
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "map".to_owned());
-    let shared = shared.map(|s| (s, output));
-    let converted = convert_with_side_files(model, target, input, Some(&stem), shared, notes)?;
+    let converted =
+        convert_with_side_files(model, target, input, Some(output), batch.flatten(), notes)?;
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
-    let mut written = converted.main.len() as u64;
+    let mut written = 0;
     for (name, bytes) in &converted.side {
         let path = dir.join(name);
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", parent.display()))?;
         }
+        // Tilesets shared by an overworld's maps are found in place on a second run.
+        if name.starts_with("tilesets/") && std::fs::read(&path).is_ok_and(|old| old == *bytes) {
+            continue;
+        }
         files::write_output_with(&path, bytes, force, sync)?;
         written += bytes.len() as u64;
     }
-    files::write_output_with(output, &converted.main, force, sync)?;
-    Ok(written)
+    if let Some(main) = &converted.main {
+        files::write_output_with(output, main, force, sync)?;
+        written += main.len() as u64;
+    }
+    Ok((written, converted))
+}
+
+
+/// Report a conversion's notes on stderr, one line each.
+pub fn report_notes(notes: &[String]) {
+    for note in notes {
+        crate::report(note);
+    }
 }

@@ -4,12 +4,14 @@
 use std::path::Path;
 
 use levelkit::Format;
-use levelkit::document::Model;
+use levelkit::assets::Folder;
+use levelkit::document::convert::Direction;
+use levelkit::document::{Model, overworld};
 
 use crate::cli::{self, ConvertArgs};
 use crate::conversion::{Target, convert_with_side_files, write_converted};
 use crate::files::{self, display_name, is_stdio};
-use crate::{EXIT_OK, batch, usage};
+use crate::{EXIT_FAILED, EXIT_OK, batch, usage};
 
 /// True when the arguments ask for batch mode: more than two paths, a directory among them,
 /// or `--out`.
@@ -43,13 +45,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         }
         [] => target_from_name(output)?,
     };
-    let target = Target::new(format, args.compression())?
-        .with_tiles(args.tiles.clone())
-        .with_game(args.game.clone())
-        .with_images(args.images.clone())
-        .with_palette(args.palette.clone())
-        .with_graal_version(args.graal_version)
-        .with_assets(args.assets.clone());
+    let target = target_of(args, format)?;
     if args.graal_version.is_some() && format != Format::GraalLevel {
         return Err(usage(format!(
             "--graal-version applies to graal output, not {}",
@@ -71,69 +67,103 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "--json prints a report on stdout, where `-` would write the output; name an OUT file",
         ));
     }
-    if let Some(code) = world(args, input, output, format)? {
+    if let Some(code) = from_world(input, output, format, args.force)? {
         return Ok(code);
     }
-    let model = crate::images::load(input, target.format, target.palette.as_deref())?;
-    if let Some(code) = crate::animation::convert(&model, format, input, output, args)? {
-        return Ok(code);
-    }
+    let model = crate::conversion::load(input, &target)?;
+    check_animation_flags(&model, format, args)?;
     convert_and_report(&model, &target, input, output, args.force, args.json)
 }
 
-/// Overworlds: a `.gmap` to a Tiled `.world` (with its levels as `.tmx`), and back; `None`
-/// for every other pair.
-fn world(
-    args: &ConvertArgs,
+/// The target of `convert` with every option the command line gives.
+pub fn target_of(args: &ConvertArgs, format: Format) -> anyhow::Result<Target> {
+    let direction = match &args.dir {
+        Some(name) => Some(Direction::from_name(name).ok_or_else(|| {
+            usage(format!(
+                "--dir {name}: not a direction (up, left, down or right)"
+            ))
+        })?),
+        None => None,
+    };
+    Ok(Target {
+        tiles: args.tiles.clone(),
+        game: args.game.clone(),
+        images: args.images.clone(),
+        palette: args.palette.clone(),
+        graal_version: args.graal_version.filter(|_| format == Format::GraalLevel),
+        assets: args.assets.clone(),
+        frames: args.frames.clone(),
+        sheet: args.sheet,
+        direction,
+        ..Target::new(format, args.compression())?
+    })
+}
+
+/// Refuse the animation flags where they do not apply.
+fn check_animation_flags(model: &Model, format: Format, args: &ConvertArgs) -> anyhow::Result<()> {
+    let picture = matches!(format, Format::Gif | Format::Png);
+    let (gani, ani) = (model.format() == Format::Gani, model.format() == Format::Ani);
+    // --images also finds Graal levels' NPC pictures; --dir is for ganis only.
+    let level = matches!(model.format(), Format::GraalLevel | Format::Nw);
+    if (args.dir.is_some() || (args.images.is_some() && !level)) && !(gani && picture) {
+        return Err(usage(
+            "--dir applies to Graal animations (.gani) converted to .gif or .png, and --images to \
+             those and to Graal levels",
+        ));
+    }
+    if (args.frames.is_some() && !(ani && picture)) || (args.sheet && !((ani || gani) && picture))
+    {
+        return Err(usage(
+            "--frames and --sheet apply to animations (.ani) converted to .gif or .png",
+        ));
+    }
+    Ok(())
+}
+
+/// A Tiled world back to its gmap (and each level beside it); `None` for every other input.
+/// (A `.gmap` to a Tiled world is an ordinary conversion with several outputs.)
+fn from_world(
     input: &Path,
     output: &Path,
     format: Format,
+    force: bool,
 ) -> anyhow::Result<Option<u8>> {
     let from_world = !is_stdio(input)
         && Format::from_path_name(&input.to_string_lossy()) == Some(Format::TiledWorld);
-    if format != Format::TiledWorld && !from_world {
+    if !from_world {
         return Ok(None);
+    }
+    if format != Format::Gmap {
+        return Err(usage(format!(
+            "a Tiled world converts to gmap, not {}",
+            format.name()
+        )));
     }
     if is_stdio(output) {
         return Err(usage(
             "a world conversion writes several files; name an OUT file, not `-`",
         ));
     }
-    let mut notes = Vec::new();
-    let code = if from_world {
-        if format != Format::Gmap {
-            return Err(usage(format!(
-                "a Tiled world converts to gmap, not {}",
-                format.name()
-            )));
-        }
-        crate::world::world_to_gmap(input, output, args.force, &mut notes)
-    } else {
-        match files::load_model(input)? {
-            Model::Gmap(g) => crate::world::gmap_to_world(
-                &g,
-                input,
-                output,
-                args.tiles.clone(),
-                args.force,
-                None,
-                &mut notes,
-            ),
-            other => Err(usage(format!(
-                "only a Graal overworld (.gmap) becomes a Tiled world, not a {} file",
-                other.format().name()
-            ))),
-        }
-    };
-    for note in &notes {
-        crate::report(note);
+    let bytes = files::read_input(input)?;
+    let converted = overworld::from_tiled_world(&bytes, &Folder::of_file(input))
+        .map_err(|f| anyhow::anyhow!(f.error).context(display_name(input)))?;
+    crate::conversion::report_notes(&converted.notes);
+    let dir = output.parent().unwrap_or_else(|| Path::new(""));
+    for (name, bytes) in &converted.side {
+        files::write_output(&dir.join(name), bytes, force)?;
     }
-    code.map(Some)
+    files::write_output(output, converted.main_bytes(), force)?;
+    Ok(Some(if converted.partial {
+        EXIT_FAILED
+    } else {
+        EXIT_OK
+    }))
 }
 
 /// Convert `model` to `output` (or stdout), then print what the conversion noticed: one line per
 /// warning, also when the conversion failed after noticing them; with `json`, one JSON object on
-/// stdout instead (`input`, `output`, `format`, `warnings`) when the conversion succeeded.
+/// stdout instead (`input`, `output`, `format`, the conversion's report and `warnings`) when
+/// the conversion succeeded.
 fn convert_and_report(
     model: &Model,
     target: &Target,
@@ -144,25 +174,66 @@ fn convert_and_report(
 ) -> anyhow::Result<u8> {
     let mut notes = Vec::new();
     let result = if is_stdio(output) {
-        convert_with_side_files(model, target, input, None, None, &mut notes)
-            .and_then(|converted| files::write_stdout(&converted.main))
+        convert_with_side_files(model, target, input, None, None, &mut notes).and_then(|c| {
+            if c.main.is_none() || !c.side.is_empty() {
+                return Err(usage(
+                    "this conversion writes several files; name an OUT file, not `-`",
+                ));
+            }
+            files::write_stdout(c.main_bytes())?;
+            Ok(c)
+        })
     } else {
-        write_converted(model, target, input, output, force, None, &mut notes).map(|_| ())
+        write_converted(model, target, input, output, force, None, &mut notes).map(|(_, c)| c)
     };
-    if json && result.is_ok() {
-        let report = serde_json::json!({
-            "input": input.display().to_string(),
-            "output": output.display().to_string(),
-            "format": target.format.name(),
-            "warnings": notes,
-        });
-        println!("{report}");
-    } else {
-        for note in &notes {
-            crate::report(note);
-        }
+    match &result {
+        Ok(converted) if json => println!("{}", json_report(converted, target, input, output, notes)),
+        _ => crate::conversion::report_notes(&notes),
     }
-    result.map(|()| EXIT_OK)
+    let converted = result?;
+    Ok(if converted.partial {
+        EXIT_FAILED
+    } else {
+        EXIT_OK
+    })
+}
+
+/// `convert --json`'s report: `input`, `output` (or the `outputs` of a gani with their paths),
+/// `format`, the conversion's facts, `warnings`.
+fn json_report(
+    converted: &levelkit::document::Converted,
+    target: &Target,
+    input: &Path,
+    output: &Path,
+    notes: Vec<String>,
+) -> serde_json::Value {
+    use serde_json::Value;
+    let dir = output.parent().unwrap_or_else(|| Path::new(""));
+    let mut report = serde_json::Map::new();
+    report.insert("input".into(), input.display().to_string().into());
+    if !converted.report.contains_key("outputs") {
+        report.insert("output".into(), output.display().to_string().into());
+    }
+    report.insert("format".into(), target.format().name().into());
+    for (key, value) in &converted.report {
+        let value = match value {
+            Value::Array(list) if key == "outputs" => Value::Array(
+                list.iter()
+                    .map(|o| {
+                        let mut o = o.clone();
+                        if let Some(name) = o.get("output").and_then(Value::as_str) {
+                            o["output"] = dir.join(name).display().to_string().into();
+                        }
+                        o
+                    })
+                    .collect(),
+            ),
+            _ => value.clone(),
+        };
+        report.insert(key.clone(), value);
+    }
+    report.insert("warnings".into(), notes.into());
+    Value::Object(report)
 }
 
 /// The format an output name's extension asks for.
@@ -183,10 +254,13 @@ fn target_from_name(output: &Path) -> anyhow::Result<Format> {
 
 /// `levelkit render IN OUT.png`.
 pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
-    let target = Target::new(Format::Png, None)?
-        .with_tiles(args.tiles.clone())
-        .with_game(args.game.clone())
-        .with_images(args.images.clone());
+    let target = Target {
+        tiles: args.tiles.clone(),
+        game: args.game.clone(),
+        images: args.images.clone(),
+        max_size: args.max_size,
+        ..Target::new(Format::Png, None)?
+    };
     if !is_stdio(&args.input)
         && !is_stdio(&args.output)
         && files::same_file(&args.input, &args.output)
@@ -200,27 +274,6 @@ pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
         anyhow::bail!(files::refuse_message(&args.output));
     }
     let model = files::load_model(&args.input)?;
-    if let Model::Gmap(g) = &model {
-        let mut notes = Vec::new();
-        let result = crate::world::render(
-            g,
-            &args.input,
-            args.tiles.as_deref(),
-            args.max_size,
-            &mut notes,
-        )
-        .and_then(|png| {
-            if is_stdio(&args.output) {
-                files::write_stdout(&png)
-            } else {
-                files::write_output(&args.output, &png, args.force)
-            }
-        });
-        for note in &notes {
-            crate::report(note);
-        }
-        return result.map(|()| EXIT_OK);
-    }
     convert_and_report(
         &model,
         &target,

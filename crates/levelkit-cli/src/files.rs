@@ -1,13 +1,12 @@
 //! Files and streams: reading inputs (a path or `-` for stdin) under a size cap, reading models,
 //! and writing outputs atomically (a temporary file beside the target, then a rename).
 
-use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
 
 use anyhow::{Context as _, anyhow, bail};
+use levelkit::assets::{Assets as _, Folder};
 use levelkit::document::Model;
 use levelkit::{Format, Limits};
 
@@ -74,66 +73,13 @@ pub struct Loaded {
     pub model: Result<Model, levelkit::Error>,
 }
 
-/// A resolver for the library: the file `name` (relative, no absolute paths; `..` allowed) in
-/// `dir`, read up to the input size cap. When the exact path is not a file, its last component
-/// is matched ignoring case in its folder (the formats come from Windows, and name their files in
-/// any case: a V-Chat world asks for `../images/FOUNT3.GIF` and has `images/fount3.gif`); the
-/// folders on the way must match as written. `None` without a directory (stdin) or when there is
-/// no such file.
-pub fn resolver(dir: Option<&Path>) -> impl FnMut(&str) -> Option<Vec<u8>> + '_ {
-    move |name: &str| -> Option<Vec<u8>> {
-        let dir = dir?;
-        let rel = Path::new(name);
-        if rel.is_absolute() {
-            return None;
-        }
-        let path = dir.join(rel);
-        read_capped(&path).or_else(|| {
-            let folder = path.parent()?;
-            let file = path.file_name()?.to_str()?;
-            read_capped(&named_case_insensitively(folder, file)?)
-        })
-    }
-}
-
-/// The whole file at `path` if it can be read and is within the input size cap.
-fn read_capped(path: &Path) -> Option<Vec<u8>> {
-    let cap = max_input_len();
-    let mut out = Vec::new();
-    File::open(path)
-        .ok()?
-        .take(cap.saturating_add(1))
-        .read_to_end(&mut out)
-        .ok()?;
-    (out.len() as u64 <= cap).then_some(out)
-}
-
-/// Lower-cased file names to paths, by folder.
-type Listings = HashMap<PathBuf, HashMap<String, PathBuf>>;
-
-/// The file (not a folder) named `name` in `dir` in any case, from the folder's listing, read on
-/// first use and kept for the process, so that a batch does not list the same big folder for
-/// every input.
-pub fn named_case_insensitively(dir: &Path, name: &str) -> Option<PathBuf> {
-    static LISTINGS: OnceLock<Mutex<Listings>> = OnceLock::new();
-    let mut listings = LISTINGS.get_or_init(Default::default).lock().ok()?;
-    let files = listings.entry(dir.to_path_buf()).or_insert_with(|| {
-        fs::read_dir(dir)
-            .map(|r| {
-                r.filter_map(|e| e.ok())
-                    .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
-                    .map(|e| (e.file_name().to_string_lossy().to_lowercase(), e.path()))
-                    .collect()
-            })
-            .unwrap_or_default()
-    });
-    files.get(&name.to_lowercase()).cloned()
-}
-
 /// Parse bytes as a model, telling the format from the content and `name`'s extension. Files
 /// that a glTF or OBJ references are looked up in `dir` (none for stdin).
 pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loaded {
-    let model = Model::read_with(bytes, name, &Limits::default(), &mut resolver(dir));
+    let folder = dir.map(Folder::new);
+    let model = Model::read_with(bytes, name, &Limits::default(), &mut |n: &str| {
+        folder.as_ref()?.read(n).map(std::borrow::Cow::into_owned)
+    });
     Loaded {
         file_format: levelkit::sniff(bytes, name),
         model,
@@ -160,13 +106,14 @@ pub fn world_of_adf(path: &Path) -> anyhow::Result<Option<PathBuf>> {
         return Ok(None);
     }
     let bytes = read_input(path)?;
-    let adf = levelkit::formats::wdb::folder::Adf::read(&bytes)
+    let world = levelkit::document::assets::vchat_world_of_manifest(&bytes)
         .map_err(|e| anyhow!(e).context(display_name(path)))?;
-    let world = adf
-        .wdb_path()
-        .filter(|w| !w.to_ascii_lowercase().ends_with(".adf"))
-        .unwrap_or_else(|| "data/world.wdb".to_owned());
     Ok(Some(input_dir(path).join(world)))
+}
+
+/// The input itself, or the world a V-Chat manifest names ([`world_of_adf`]).
+pub fn resolve_manifest(path: &Path) -> anyhow::Result<PathBuf> {
+    Ok(world_of_adf(path)?.unwrap_or_else(|| path.to_path_buf()))
 }
 
 /// Read and parse an input. The outer error is I/O, the inner one the library's. A V-Chat
@@ -297,41 +244,4 @@ pub fn error_text(path: &Path, err: &anyhow::Error) -> String {
     text.strip_prefix(&prefix)
         .map(str::to_owned)
         .unwrap_or(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resolver_matches_the_last_component_in_any_case() {
-        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let data = root.path().join("data");
-        let images = root.path().join("images");
-        for dir in [&data, &images] {
-            fs::create_dir(dir).unwrap_or_else(|e| panic!("{e}"));
-        }
-        fs::write(images.join("fount3.gif"), b"gif").unwrap_or_else(|e| panic!("{e}"));
-        fs::write(data.join("World.PAL"), b"pal").unwrap_or_else(|e| panic!("{e}"));
-        let mut resolve = resolver(Some(&data));
-        assert_eq!(
-            resolve("../images/fount3.gif").as_deref(),
-            Some(&b"gif"[..])
-        );
-        assert_eq!(
-            resolve("../images/FOUNT3.GIF").as_deref(),
-            Some(&b"gif"[..])
-        );
-        assert_eq!(resolve("world.pal").as_deref(), Some(&b"pal"[..]));
-        // Only the last component is matched in any case; a folder is not a file.
-        assert_eq!(resolve("../IMAGES/fount3.gif"), None);
-        assert_eq!(resolve("../images"), None);
-        assert_eq!(resolve("../Images"), None);
-        assert_eq!(resolve(".."), None);
-        assert_eq!(resolve("missing.gif"), None);
-        // Absolute paths are refused, even to a file that exists.
-        let absolute = images.join("fount3.gif");
-        assert_eq!(resolve(&absolute.to_string_lossy()), None);
-        assert_eq!(resolver(None)("world.pal"), None);
-    }
 }

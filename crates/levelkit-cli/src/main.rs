@@ -15,7 +15,6 @@
 //! conversions, an output that exists without `--force`), 2 usage error (clap's own code for bad
 //! arguments, reused for an unknown or unsupported target format).
 
-mod animation;
 mod archive;
 mod batch;
 mod cli;
@@ -24,18 +23,12 @@ mod convert;
 mod dump;
 mod extract;
 mod files;
-mod game;
-mod gani;
-mod imagefiles;
-mod images;
 mod info;
 mod ls;
 mod pack;
-mod tiles;
 mod tilesets;
 mod validate;
 mod view;
-mod world;
 
 use std::fmt;
 use std::io::{self, Write as _};

@@ -26,7 +26,10 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<u8> {
                     if let levelkit::document::Model::Gmap(g) = &model
                         && !files::is_stdio(path)
                     {
-                        findings.extend(crate::world::missing_levels(g, path));
+                        findings.extend(levelkit::document::overworld::missing_levels(
+                            g,
+                            &levelkit::assets::Folder::of_file(path),
+                        ));
                     }
                     // A V-Chat world's textures are files of its folder.
                     if let levelkit::document::Model::Wdb(w) = &model
@@ -36,7 +39,10 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<u8> {
                         let dir = files::input_dir(world.as_deref().unwrap_or(path));
                         findings.extend(levelkit::document::assets::vchat_missing_files(
                             w,
-                            &mut files::resolver(Some(&dir)),
+                            &mut |n: &str| {
+                    use levelkit::assets::Assets as _;
+                    levelkit::assets::Folder::new(&dir).read(n).map(std::borrow::Cow::into_owned)
+                },
                         ));
                     }
                     (Some(model.format()), Ok(findings))

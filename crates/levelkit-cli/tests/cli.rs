@@ -1099,9 +1099,10 @@ fn levels_become_tiled_maps_with_tileset_images_and_previews() {
         png_size(&std::fs::read(dir.path().join("village.png")).unwrap()),
         (1024, 1024)
     );
-    // An animation is not a map.
+    // An animation is drawn as animated PNGs, one per direction (as `convert` draws it).
     let run = levelkit(dir.path(), &["render", "walk.gani", "walk.png"]);
-    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(dir.path().join("walk.down.png").exists());
 }
 
 // ---------------------------------------------------------------------------------------------

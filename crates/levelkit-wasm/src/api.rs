@@ -1,30 +1,25 @@
 //! The viewer's API in plain Rust (tested natively; `lib.rs` wraps it for JavaScript).
 //!
-//! A [`Workspace`] holds every file the user dropped (levels and their assets); a [`Doc`] is one
-//! of them read through the document layer. Everything goes through [`Model`] and the library's
-//! conversion steps ([`levelkit::document::convert`]), as `levelkit convert` does, so a new
-//! format in the `documents!` table appears in the viewer without an edit here.
+//! A [`Workspace`] holds every file the user dropped (levels and their assets) as the library's
+//! [`Dropped`] files; a [`Doc`] is one of them read through the document layer. Every answer is
+//! the library's: what a document can become ([`Model::targets`]), the conversion itself
+//! ([`levelkit::document::convert()`], the dropped files as its assets, as `levelkit convert`
+//! gives it the input's folder), a map's pictures, a gani's frames, an image's or a WAD's
+//! textures ([`textures::Asset`]). This crate knows no format.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
 
-use levelkit::anim::Sprite;
-use levelkit::document::convert::{self, Converted, Failure, LegacyOptions, MapArt};
-use levelkit::document::{Model, assets, game, image as picture};
-use levelkit::export::png::{self, Image};
-use levelkit::formats::graal::gani::render::{self, Rendered};
-use levelkit::formats::rez::RezIndex;
-use levelkit::formats::wmp::wad::{self, WadFile};
-use levelkit::registry::{Common, FORMATS};
-use levelkit::tilemap::{TileMap, Tileset};
+use levelkit::assets::{Assets, Dropped};
+use levelkit::document::animation::{self, Rendered};
+use levelkit::document::convert::{self, Converted, Options};
+use levelkit::document::maps::{self, MapArt};
+use levelkit::document::textures::{self, Asset};
+use levelkit::document::tiles::Tiles;
+use levelkit::document::{Model, assets, image as picture};
+use levelkit::registry::Common;
+use levelkit::tilemap::TileMap;
 use levelkit::{Error, Format, Limits, Warning};
 use serde_json::{Value, json};
-
-/// The image extensions a dropped tile atlas may have (the CLI's `--tiles`).
-const IMAGE_EXTENSIONS: [&str; 6] = ["png", "bmp", "gif", "jpg", "jpeg", "tga"];
-
-/// Image extensions tried, in order, for a gani's image whose own name was not dropped (the
-/// CLI's `convert walk.gani` tries the same: `head19.gif` as `head19.png`).
-const OTHER_EXTENSIONS: [&str; 3] = ["png", "gif", "bmp"];
 
 /// An error as JSON for the page: kind, message (with its location) and the location's parts
 /// (byte offset, line and column, model path).
@@ -43,16 +38,11 @@ pub fn message_json(kind: &str, message: &str) -> String {
     json!({ "kind": kind, "message": message, "location": Value::Null }).to_string()
 }
 
-/// The files the user dropped, by lower-cased base name (the games looked names up ignoring
-/// case, and levels name their side files with the author's paths).
+/// The files the user dropped (found by base name, case ignored: the games looked names up
+/// ignoring case, and levels name their side files with the author's paths).
 #[derive(Debug, Default)]
 pub struct Workspace {
-    files: BTreeMap<String, (String, Vec<u8>)>,
-}
-
-/// The last part of a path written with either kind of slash.
-fn base_name(name: &str) -> &str {
-    name.rsplit(['/', '\\']).next().unwrap_or(name)
+    files: Dropped,
 }
 
 impl Workspace {
@@ -63,89 +53,43 @@ impl Workspace {
 
     /// Add (or replace) a file.
     pub fn add(&mut self, name: &str, bytes: Vec<u8>) {
-        let base = base_name(name);
-        self.files
-            .insert(base.to_ascii_lowercase(), (base.to_owned(), bytes));
+        self.files.add(name, bytes);
     }
 
     /// The bytes of a dropped file, by name (path and case ignored).
     pub fn get(&self, name: &str) -> Option<&[u8]> {
-        self.files
-            .get(&base_name(name).to_ascii_lowercase())
-            .map(|(_, b)| b.as_slice())
+        self.files.get(name)
     }
 
-    /// A resolver over the dropped files, for side files a document names.
-    fn resolver(&self) -> impl FnMut(&str) -> Option<Vec<u8>> + '_ {
-        move |name: &str| self.get(name).map(<[u8]>::to_vec)
+    /// The format a dropped file's bytes and name tell, and whether it is an asset (a picture
+    /// or a game archive other documents draw from) rather than a document to show first.
+    pub fn sniff(&self, name: &str) -> (Option<Format>, bool) {
+        let format = self
+            .get(name)
+            .and_then(|bytes| levelkit::sniff(bytes, Some(name)));
+        (format, textures::is_asset_format(format))
     }
 
-    /// The first dropped REZ archive, the game files a WWD level's graphics come from.
-    fn rez(&self) -> Option<&[u8]> {
+    /// The first dropped game archive (a REZ), the files a WWD level's graphics come from.
+    fn game_archive(&self) -> Option<&[u8]> {
         self.files
             .iter()
-            .find(|(k, _)| k.ends_with(".rez"))
-            .map(|(_, (_, b))| b.as_slice())
-    }
-
-    /// A dropped image as a gani sprite: the file of the name asked for, else one of the same
-    /// stem with another image extension (noted), decoded; `None` when neither was dropped or
-    /// it does not decode (noted), and the renderer draws a placeholder.
-    fn sprite(&self, name: &str, notes: &mut Vec<String>) -> Option<Sprite> {
-        let base = base_name(name);
-        let (found, bytes) = match self.get(base) {
-            Some(bytes) => (base.to_owned(), bytes),
-            None => {
-                let stem = base.rsplit_once('.').map_or(base, |(s, _)| s);
-                let (alt, bytes) = OTHER_EXTENSIONS.iter().find_map(|ext| {
-                    let alt = format!("{stem}.{ext}");
-                    self.get(&alt).map(|b| (alt, b))
-                })?;
-                notes.push(format!("{name}: not dropped; using {alt}"));
-                (alt, bytes)
-            }
-        };
-        match image::load_from_memory(bytes) {
-            Ok(decoded) => {
-                let decoded = decoded.to_rgba8();
-                let (w, h) = decoded.dimensions();
-                Sprite::new(w, h, decoded.into_raw(), (0, 0))
-            }
-            Err(e) => {
-                notes.push(format!("{found}: not an image levelkit can read: {e}"));
-                None
-            }
-        }
+            .find(|(name, bytes)| levelkit::sniff(bytes, Some(name)) == Some(Format::Rez))
+            .map(|(_, b)| b)
     }
 
     /// What a dropped file that is not a levelkit document is shown as: `"wad"` for a texture
-    /// WAD (WAD2, WAD3, WAD7), `"image"` for a picture (PNG, BMP, GIF, JPEG, TGA); `None` for
-    /// documents (see [`Workspace::open`]) and for files the viewer does not show.
+    /// WAD, `"image"` for a picture; `None` for documents (see [`Workspace::open`]) and for files
+    /// the viewer does not show.
     pub fn asset_kind(&self, name: &str) -> Option<&'static str> {
         let bytes = self.get(name)?;
-        if matches!(bytes.get(..4), Some(b"WAD2" | b"WAD3" | b"WAD7")) {
-            return Some("wad");
-        }
-        let extension = base_name(name)
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase());
-        let image = image::guess_format(bytes).is_ok()
-            || extension.is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.as_str()));
-        (image && self.open(name).is_err()).then_some("image")
+        let kind = textures::kind(name, bytes)?;
+        (kind == "wad" || self.open(name).is_err()).then_some(kind)
     }
 
     /// Read a dropped file that [`Workspace::asset_kind`] names.
     pub fn open_asset(&self, name: &str) -> Result<Asset, Error> {
-        let bytes = self.get(name).unwrap_or_default();
-        match self.asset_kind(name) {
-            Some("wad") => Asset::wad(base_name(name), bytes),
-            Some(_) => Asset::image(base_name(name), bytes),
-            None => Err(Error::unsupported(
-                Format::Unknown,
-                levelkit::Location::default(),
-                format!("{}: neither an image nor a WAD", base_name(name)),
-            )),
-        }
+        Asset::open(name, self.get(name).unwrap_or_default())
     }
 
     /// Read one dropped file.
@@ -153,14 +97,39 @@ impl Workspace {
         let bytes = self.get(name).unwrap_or_default();
         let model = Model::read_with(
             bytes,
-            Some(base_name(name)),
+            Some(levelkit::assets::base_name(name)),
             &Limits::default(),
-            &mut self.resolver(),
+            &mut |n: &str| self.files.read(n).map(Cow::into_owned),
         )?;
         Ok(Doc {
-            name: base_name(name).to_owned(),
+            name: levelkit::assets::base_name(name).to_owned(),
             model,
         })
+    }
+
+    /// Run `job` with the dropped files as the document's assets: atlases named after a
+    /// tileset's image set (`pics1.png`), the game's REZ for a WWD level, images, textures.
+    fn with_options<T>(
+        &self,
+        output_name: Option<String>,
+        notes: &mut Vec<String>,
+        job: impl FnOnce(&Options<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let index = match self.game_archive().map(assets::game_archive) {
+            Some(Ok(index)) => Some(index),
+            Some(Err(e)) => {
+                notes.push(format!("the dropped REZ archive is not used: {e}"));
+                None
+            }
+            None => None,
+        };
+        let options = Options {
+            output_name,
+            tiles: Some(Tiles::Optional(&self.files)),
+            game: index.as_ref().map(|i| i as &dyn Assets),
+            ..Options::default()
+        };
+        job(&options)
     }
 }
 
@@ -176,7 +145,7 @@ pub struct Doc {
 
 /// What the page shows a document as.
 fn kind(model: &Model) -> &'static str {
-    if matches!(model, Model::Gani(_)) {
+    if model.format() == Format::Gani {
         "animation"
     } else if picture::is_picture(model) {
         "picture"
@@ -208,43 +177,24 @@ impl Doc {
     }
 
     /// What the page shows the document as: `"map"`, `"scene"`, `"picture"`, `"animation"`
-    /// or `"other"` (cheap, unlike [`Doc::info`], whose targets try the conversions).
+    /// or `"other"`.
     pub fn kind(&self) -> &'static str {
         kind(&self.model)
     }
 
-    /// The extensions this document converts to, as the CLI's `convert --to` names them.
+    /// The extensions this document converts to ([`Model::targets`]), as the CLI's `convert
+    /// --to` names them; a Tiled world (a world file and a map per level) is left out, since it
+    /// is a folder rather than one download.
     pub fn targets(&self) -> Vec<&'static str> {
-        let from = self.model.format();
-        let mut out: Vec<&'static str> = FORMATS
-            .iter()
-            .filter(|info| {
-                // A Tiled world is a folder (the world file and a map per level), not one
-                // download.
-                info.writable
-                    && info.format != Format::TiledWorld
-                    && (info.format == from
-                        || info.format == Format::Json
-                        || (info.format == Format::Png
-                            && (picture::is_picture(&self.model) || kind(&self.model) == "map"))
-                        || (info.format != Format::Png
-                            && from.converts_to(info.format)
-                            && self.converts_to(info.format)))
-            })
-            .map(|info| info.format.extension())
+        let mut out: Vec<&'static str> = self
+            .model
+            .targets()
+            .into_iter()
+            .filter(|f| *f != Format::TiledWorld)
+            .map(Format::extension)
             .collect();
         out.dedup();
         out
-    }
-
-    /// Whether a conversion to `format` is one levelkit makes (exchange formats of the same
-    /// common model always are; a legacy target is asked of [`Model::convert_to`]).
-    fn converts_to(&self, format: Format) -> bool {
-        format.info().exchange
-            || self
-                .model
-                .convert_to(format)
-                .map_or_else(|e| e.kind != levelkit::ErrorKind::Unsupported, |_| true)
     }
 
     /// `levelkit info --json`'s record, `levelkit info`'s text, the kind of view, the targets.
@@ -278,51 +228,26 @@ impl Doc {
         }
     }
 
-    /// The pictures the map is drawn with: the game's (a dropped REZ), the user's (a dropped
-    /// image named after a tileset's image set, `pics1.png`), generated ones otherwise.
+    /// The pictures the map is drawn with ([`maps::map_art`]): the game's (a dropped REZ), the
+    /// user's (a dropped image named after a tileset's image set, `pics1.png`), NPC images,
+    /// generated ones otherwise.
     pub fn art(
         &self,
         ws: &Workspace,
         map: &TileMap,
         notes: &mut Vec<String>,
     ) -> Result<MapArt, Error> {
-        let mut art = MapArt {
-            atlases: Vec::with_capacity(map.tilesets.len()),
-            user_tiles: false,
-            sprites: Vec::new(),
-            legend: false,
-        };
-        for ts in &map.tilesets {
-            let image = match user_atlas(ws, ts, notes) {
-                Some(image) => {
-                    art.user_tiles = true;
-                    image
-                }
-                None => png::tileset_image(ts)?,
-            };
-            art.atlases.push(image);
-        }
-        if let Some(rez) = ws.rez() {
-            match RezIndex::read(rez) {
-                Ok(index) => {
-                    if let Some((mut level_art, warnings)) =
-                        game::level_art(&self.model, map, &index)
-                    {
-                        notes.extend(warnings.iter().map(Warning::to_string));
-                        convert::use_tileset_images(map, &mut art, &mut level_art.tileset_images);
-                        art.sprites = level_art.sprites;
-                    }
-                }
-                Err(e) => notes.push(format!("the dropped REZ archive is not used: {e}")),
-            }
-        }
-        Ok(art)
+        let mut art_notes = Vec::new();
+        let art = ws.with_options(None, notes, |options| {
+            maps::map_art(&self.model, map, options, &ws.files, &mut art_notes)
+        });
+        notes.append(&mut art_notes);
+        art
     }
 
     /// The converted file `target` (an extension or format name) and its side files, as
     /// `levelkit convert NAME STEM.EXT` writes them, with the notes it printed.
     pub fn convert(&self, ws: &Workspace, target: &str) -> Result<(Converted, Vec<String>), Error> {
-        let mut notes = Vec::new();
         let format = Format::from_name(target)
             .filter(|f| f.info().writable)
             .ok_or_else(|| {
@@ -332,51 +257,13 @@ impl Doc {
                     format!("levelkit cannot write `{target}`"),
                 )
             })?;
-        let stem = Some(self.stem());
-        if format == Format::Png
-            && let Some(png) = picture::to_png(&self.model, None)
-        {
-            return Ok((
-                Converted {
-                    main: png?,
-                    side: Vec::new(),
-                },
-                notes,
-            ));
-        }
-        let info = format.info();
-        if info.exchange && info.common == Some(Common::Scene) {
-            let scene = self.scene(ws, &mut notes)?;
-            let files = convert::scene_files(&scene, format, stem, &mut notes)?;
-            return Ok((files, notes));
-        }
-        if info.exchange && info.common == Some(Common::TileMap) {
-            let Some((map, warnings)) = self.model.to_tilemap() else {
-                return Err(Error::unsupported(
-                    format,
-                    levelkit::Location::default(),
-                    format!(
-                        "a {} file is not a tile map; it cannot become {}",
-                        self.model.format().name(),
-                        format.name()
-                    ),
-                ));
-            };
-            notes.extend(warnings.iter().map(Warning::to_string));
-            let art = self.art(ws, &map, &mut notes)?;
-            let files = convert::map_files(&map, format, art, stem)?;
-            return Ok((files, notes));
-        }
-        let main =
-            convert::legacy_bytes(&self.model, format, &LegacyOptions::default(), &mut notes)
-                .map_err(Failure::into_error)?;
-        Ok((
-            Converted {
-                main,
-                side: Vec::new(),
-            },
-            notes,
-        ))
+        let mut notes = Vec::new();
+        let name = format!("{}.{}", self.stem(), format.extension());
+        let mut done = ws.with_options(Some(name), &mut notes, |options| {
+            convert::convert(&self.model, format, options, &ws.files).map_err(|f| f.error)
+        })?;
+        notes.append(&mut done.notes);
+        Ok((done, notes))
     }
 
     /// The gani drawn in each of its directions (up, left, down, right, or its only one) with
@@ -387,293 +274,8 @@ impl Doc {
         let Model::Gani(gani) = &self.model else {
             return None;
         };
-        let mut notes = Vec::new();
-        let drawn = {
-            let mut images = |name: &str| ws.sprite(name, &mut notes);
-            render::render_all(
-                gani,
-                &render::directions(gani),
-                &mut images,
-                &Limits::default(),
-            )
-        };
-        Some(drawn.map(|(rendered, warnings)| {
-            notes.extend(warnings.iter().map(Warning::to_string));
-            (rendered, notes)
-        }))
+        Some(animation::frames(gani, &Options::default(), &ws.files))
     }
-
-    /// The 3D scene with the textures the dropped files hold.
-    fn scene(
-        &self,
-        ws: &Workspace,
-        notes: &mut Vec<String>,
-    ) -> Result<levelkit::scene::Scene, Error> {
-        let Some((mut scene, warnings)) = self.model.to_scene() else {
-            return Err(Error::unsupported(
-                Format::Glb,
-                levelkit::Location::default(),
-                format!("a {} file is not a 3D model", self.model.format().name()),
-            ));
-        };
-        notes.extend(warnings.iter().map(Warning::to_string));
-        let found = assets::find_textures(&self.model, &mut scene, &mut ws.resolver());
-        notes.extend(found.warnings.iter().map(Warning::to_string));
-        if found.from_wads > 0 {
-            notes.push(format!(
-                "{} of {} materials textured from WADs",
-                found.from_wads,
-                scene.materials.len()
-            ));
-        }
-        Ok(scene)
-    }
-}
-
-/// A dropped file that is not a levelkit document but that the viewer shows: an image, or a
-/// texture WAD with its textures (read by the library's WAD reader, the one levels are
-/// textured with).
-#[derive(Debug)]
-pub struct Asset {
-    name: String,
-    kind: &'static str,
-    record: Value,
-    text: String,
-    /// The pictures: the image itself, or the WAD's decoded textures (name and RGBA).
-    textures: Vec<wad::WadTexture>,
-    /// The WAD kept byte for byte (its lossless JSON and validation).
-    file: Option<WadFile>,
-}
-
-impl Asset {
-    /// A picture the `image` crate decodes.
-    fn image(name: &str, bytes: &[u8]) -> Result<Asset, Error> {
-        let format = image::guess_format(bytes).ok().or_else(|| {
-            name.rsplit_once('.')
-                .and_then(|(_, e)| image::ImageFormat::from_extension(e))
-        });
-        let decoded = match format {
-            Some(f) => image::load_from_memory_with_format(bytes, f),
-            None => image::load_from_memory(bytes),
-        }
-        .map_err(|e| {
-            Error::malformed(
-                Format::Png,
-                levelkit::Location::default(),
-                format!("{name}: not an image levelkit can read: {e}"),
-            )
-        })?;
-        let color = format!("{:?}", decoded.color());
-        let rgba = decoded.to_rgba8();
-        let (width, height) = rgba.dimensions();
-        let format_name = format.map_or("image", |f| {
-            f.extensions_str().first().copied().unwrap_or("image")
-        });
-        Ok(Asset {
-            name: name.to_owned(),
-            kind: "image",
-            record: json!({
-                "file": name,
-                "format": format_name,
-                "width": width,
-                "height": height,
-                "color": color,
-                "bytes": bytes.len(),
-            }),
-            text: format!(
-                "{name}: {} image, {width} x {height}, {color}, {} bytes",
-                format_name.to_ascii_uppercase(),
-                bytes.len()
-            ),
-            textures: vec![wad::WadTexture {
-                name: name.to_owned(),
-                width,
-                height,
-                rgba: rgba.into_raw(),
-            }],
-            file: None,
-        })
-    }
-
-    /// A texture WAD: its directory (kept byte for byte) and the textures the library decodes.
-    fn wad(name: &str, bytes: &[u8]) -> Result<Asset, Error> {
-        let file = wad::read_file(bytes)?;
-        let decoded = wad::read(bytes, None)?;
-        let magic = String::from_utf8_lossy(&file.magic).into_owned();
-        let mut text = format!(
-            "{name}: {magic} texture WAD, {} entries, {} textures decoded",
-            file.entries.len(),
-            decoded.textures.len()
-        );
-        for t in &decoded.textures {
-            text.push_str(&format!("\n  {} {} x {}", t.name, t.width, t.height));
-        }
-        for (n, kind) in &decoded.skipped {
-            text.push_str(&format!(
-                "\n  {n} (type 0x{kind:02x}, not a texture levelkit decodes)"
-            ));
-        }
-        let record = json!({
-            "file": name,
-            "format": magic.to_ascii_lowercase(),
-            "entries": file.entries.len(),
-            "textures": decoded.textures.iter()
-                .map(|t| json!({ "name": t.name, "width": t.width, "height": t.height }))
-                .collect::<Vec<_>>(),
-            "skipped": decoded.skipped.iter()
-                .map(|(n, kind)| json!({ "name": n, "type": kind }))
-                .collect::<Vec<_>>(),
-        });
-        Ok(Asset {
-            name: name.to_owned(),
-            kind: "wad",
-            record,
-            text,
-            textures: decoded.textures,
-            file: Some(file),
-        })
-    }
-
-    /// `{"record", "text", "kind": "image"|"wad", "targets", "textures": [names]}`, the shape
-    /// of [`Doc::info`].
-    pub fn info(&self) -> String {
-        json!({
-            "record": self.record,
-            "text": self.text,
-            "kind": self.kind,
-            "targets": self.targets(),
-            "textures": self.textures.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-        })
-        .to_string()
-    }
-
-    /// `"image"` or `"wad"`.
-    pub fn kind(&self) -> &'static str {
-        self.kind
-    }
-
-    /// The downloads: the picture as PNG, the WAD as its lossless JSON and its textures as
-    /// PNGs.
-    pub fn targets(&self) -> Vec<&'static str> {
-        if self.file.is_some() {
-            vec!["json", "png"]
-        } else {
-            vec!["png"]
-        }
-    }
-
-    /// The WAD's findings (none for an image).
-    pub fn validate(&self) -> String {
-        let findings: Vec<Warning> = self
-            .file
-            .as_ref()
-            .map(WadFile::validate)
-            .unwrap_or_default();
-        serde_json::to_string(&findings).unwrap_or_else(|_| "[]".to_owned())
-    }
-
-    /// Texture `index` (name, size, RGBA).
-    pub fn texture(&self, index: usize) -> Option<&wad::WadTexture> {
-        self.textures.get(index)
-    }
-
-    /// The download `target`: `png` (the image, or the WAD's texture `index`) or `json` (the
-    /// WAD byte for byte, as JSON).
-    pub fn convert(&self, target: &str, index: usize) -> Result<Converted, Error> {
-        let main = match (target, &self.file) {
-            ("json", Some(file)) => serde_json::to_vec_pretty(file).map_err(|e| {
-                Error::new(
-                    Format::Json,
-                    levelkit::ErrorKind::Io,
-                    levelkit::Location::default(),
-                    e.to_string(),
-                )
-            })?,
-            ("png", _) => {
-                let t = self.textures.get(index).ok_or_else(|| {
-                    Error::unsupported(
-                        Format::Png,
-                        levelkit::Location::default(),
-                        format!("{}: no texture {index}", self.name),
-                    )
-                })?;
-                png::encode_png(&Image {
-                    width: t.width,
-                    height: t.height,
-                    rgba: t.rgba.clone(),
-                    columns: 1,
-                })?
-            }
-            _ => {
-                return Err(Error::unsupported(
-                    Format::Unknown,
-                    levelkit::Location::default(),
-                    format!("{}: the viewer makes no `{target}` of it", self.name),
-                ));
-            }
-        };
-        Ok(Converted {
-            main,
-            side: Vec::new(),
-        })
-    }
-
-    /// The name a download of `target` gets: `STEM.json`, `STEM.png`, or `STEM.TEXTURE.png`
-    /// for a WAD's texture.
-    pub fn download_name(&self, target: &str, index: usize) -> String {
-        let stem = self
-            .name
-            .rsplit_once('.')
-            .map_or(self.name.as_str(), |(s, _)| s);
-        match (target, &self.file, self.textures.get(index)) {
-            ("png", Some(_), Some(t)) => format!("{stem}.{}.png", safe_name(&t.name)),
-            _ => format!("{stem}.{target}"),
-        }
-    }
-}
-
-/// A texture name as a file name: only letters, digits, `-` and `_` kept.
-fn safe_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// A dropped image that is the atlas of `ts`: named after its image set (`pics1.png` for a
-/// Graal level, `ACTION.png` for a WWD plane), laid out in rows of `width / tile width` tiles.
-fn user_atlas(ws: &Workspace, ts: &Tileset, notes: &mut Vec<String>) -> Option<Image> {
-    let set = ts.name.rsplit('/').next().unwrap_or(&ts.name);
-    let (name, bytes) = IMAGE_EXTENSIONS.iter().find_map(|ext| {
-        let name = format!("{set}.{ext}");
-        ws.get(&name).map(|b| (name, b))
-    })?;
-    let decoded = match image::load_from_memory(bytes) {
-        Ok(d) => d.to_rgba8(),
-        Err(e) => {
-            notes.push(format!("{name}: not an image levelkit can read: {e}"));
-            return None;
-        }
-    };
-    let (width, height) = decoded.dimensions();
-    if ts.tile_width == 0 || width < ts.tile_width || height < ts.tile_height {
-        notes.push(format!(
-            "{name}: a {width}x{height} image cannot hold {}x{} tiles of tileset {:?}",
-            ts.tile_width, ts.tile_height, ts.name
-        ));
-        return None;
-    }
-    Some(Image {
-        width,
-        height,
-        rgba: decoded.into_raw(),
-        columns: width / ts.tile_width,
-    })
 }
 
 #[cfg(test)]
@@ -724,7 +326,9 @@ mod tests {
             for target in targets {
                 let result = doc.convert(&ws, target);
                 assert!(
-                    result.as_ref().is_ok_and(|(c, _)| !c.main.is_empty()),
+                    result
+                        .as_ref()
+                        .is_ok_and(|(c, _)| !c.main_bytes().is_empty() || !c.side.is_empty()),
                     "{name} -> {target}: {:?}",
                     result.err().map(|e| error_json(&e))
                 );
@@ -732,7 +336,7 @@ mod tests {
             // The JSON is the lossless document `levelkit dump --json` prints.
             let (json, _) = doc.convert(&ws, "json").unwrap_or_default();
             assert_eq!(
-                json.main,
+                json.main_bytes(),
                 convert::json_document(doc.model()).unwrap_or_default()
             );
             if info["kind"] == "map" {
@@ -756,16 +360,16 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}", error_json(&e)));
             let own = doc.model().format().extension();
             let (out, _) = doc.convert(&ws, own).unwrap_or_default();
-            if out.main != bytes {
+            if out.main_bytes() != bytes {
                 assert!(
                     RECOMPRESSED.contains(&name.as_str()),
                     "{name} rewritten differently"
                 );
             }
             // Either way the output reads back and rewrites to itself.
-            let again = Model::read(&out.main, Some(&name), &Limits::default())
+            let again = Model::read(out.main_bytes(), Some(&name), &Limits::default())
                 .unwrap_or_else(|e| panic!("{name}: {}", error_json(&e)));
-            assert_eq!(again.write().ok(), Some(out.main), "{name}");
+            assert_eq!(again.write().ok().as_deref(), out.main.as_deref(), "{name}");
         }
     }
 
@@ -862,13 +466,8 @@ mod tests {
         let Model::Gani(g) = doc.model() else {
             panic!("not a gani");
         };
-        let (direct, _) = render::render_all(
-            g,
-            &render::directions(g),
-            &mut |_: &str| None,
-            &Limits::default(),
-        )
-        .unwrap_or_else(|e| panic!("{}", error_json(&e)));
+        let (direct, _) = animation::frames(g, &Options::default(), &levelkit::assets::NoAssets)
+            .unwrap_or_else(|e| panic!("{}", error_json(&e)));
         assert!(direct == drawn);
     }
 
@@ -890,7 +489,7 @@ mod tests {
         assert!(
             notes
                 .iter()
-                .any(|n| n == "body.png: not dropped; using body.gif"),
+                .any(|n| n == "body.png: not found; using body.gif"),
             "{notes:?}"
         );
         assert!(drawn != placeholders);
@@ -943,7 +542,7 @@ mod tests {
         let png = asset
             .convert("png", 0)
             .unwrap_or_else(|e| panic!("{}", error_json(&e)));
-        let back = image::load_from_memory(&png.main)
+        let back = image::load_from_memory(png.main_bytes())
             .map(|i| i.to_rgba8().into_raw())
             .unwrap_or_default();
         assert_eq!(back.len(), 5 * 3 * 4);
@@ -976,7 +575,7 @@ mod tests {
     fn a_wad_alone_lists_its_textures() {
         let a: Vec<u8> = (0..64u8).collect();
         let b = vec![7u8; 32];
-        let bytes = wad::write_wad2(&[("brick", 8, 8, &a), ("floor_2", 4, 8, &b)]);
+        let bytes = textures::write_wad2(&[("brick", 8, 8, &a), ("floor_2", 4, 8, &b)]);
         let mut ws = Workspace::new();
         ws.add("level.wad", bytes.clone());
         assert_eq!(ws.asset_kind("LEVEL.WAD"), Some("wad"));
@@ -994,7 +593,7 @@ mod tests {
             .convert("png", 1)
             .unwrap_or_else(|e| panic!("{}", error_json(&e)));
         assert_eq!(
-            image::load_from_memory(&png.main)
+            image::load_from_memory(png.main_bytes())
                 .map(|i| (i.width(), i.height()))
                 .ok(),
             Some((4, 8))
@@ -1003,7 +602,8 @@ mod tests {
         let json = asset
             .convert("json", 0)
             .unwrap_or_else(|e| panic!("{}", error_json(&e)));
-        let file: WadFile = serde_json::from_slice(&json.main).unwrap_or_else(|e| panic!("{e}"));
+        let file: textures::WadFile =
+            serde_json::from_slice(json.main_bytes()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(file.write().ok(), Some(bytes.clone()));
         assert!(asset.convert("png", 2).is_err());
         // Every prefix is an error or a WAD, never a panic.
@@ -1053,18 +653,20 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}", error_json(&e)));
             // As `levelkit convert NAME - --to gltf` writes it (embedded), the goldens' command.
             let mut notes = Vec::new();
-            let out = doc
-                .scene(&ws, &mut notes)
-                .and_then(|scene| convert::scene_files(&scene, Format::Gltf, None, &mut notes))
+            let out = ws
+                .with_options(None, &mut notes, |options| {
+                    convert::convert(doc.model(), Format::Gltf, options, &ws.files)
+                        .map_err(|f| f.error)
+                })
                 .unwrap_or_else(|e| panic!("{}", error_json(&e)));
             assert!(
-                String::from_utf8_lossy(&out.main).contains("data:image/png;base64,"),
+                String::from_utf8_lossy(out.main_bytes()).contains("data:image/png;base64,"),
                 "{name}"
             );
             let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
             let want = std::fs::read(golden.join(format!("{stem}.gltf"))).unwrap_or_default();
             assert!(
-                out.main == want,
+                out.main_bytes() == want,
                 "{name}: the .gltf differs from tests/golden/{stem}.gltf"
             );
         }

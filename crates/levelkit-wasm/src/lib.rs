@@ -12,12 +12,14 @@
 
 pub mod api;
 
-use levelkit::document::convert::{Converted, MapArt};
-use levelkit::formats::graal::gani::render::Rendered;
+use levelkit::document::animation::Rendered;
+use levelkit::document::convert::Converted;
+use levelkit::document::maps::MapArt;
+use levelkit::document::textures::Asset;
 use levelkit::tilemap::TileMap;
 use wasm_bindgen::prelude::*;
 
-use api::{Asset, Doc, Workspace, error_json};
+use api::{Doc, Workspace, error_json};
 
 /// The files the user dropped.
 #[wasm_bindgen]
@@ -41,8 +43,13 @@ impl Viewer {
 
     /// The format a file's bytes and name tell (`None` for files levelkit does not read).
     pub fn sniff(&self, name: &str) -> Option<String> {
-        let bytes = self.ws.get(name)?;
-        levelkit::sniff(bytes, Some(name)).map(|f| f.name().to_owned())
+        self.ws.sniff(name).0.map(|f| f.name().to_owned())
+    }
+
+    /// Whether a dropped file is an asset other documents draw from (a picture, a game
+    /// archive) rather than a document to show first.
+    pub fn is_asset(&self, name: &str) -> bool {
+        self.ws.sniff(name).1
     }
 
     /// Read a dropped file as a document; the error is JSON (see the crate docs).
@@ -312,7 +319,7 @@ pub struct Conversion {
 impl Conversion {
     /// The output's bytes.
     pub fn main(&self) -> Vec<u8> {
-        self.files.main.clone()
+        self.files.main_bytes().to_vec()
     }
 
     /// How many side files go beside it.

@@ -46,6 +46,7 @@
 #![forbid(unsafe_code)]
 
 pub mod anim;
+pub mod assets;
 pub mod codec;
 pub mod document;
 pub(crate) mod encoding;

@@ -482,21 +482,6 @@ impl Format {
         }
     }
 
-    /// Whether a document of this format is worth converting to `target` in a batch: levelkit
-    /// reads it, it is not in `target` already, and an exchange target ([`FormatInfo::exchange`])
-    /// shares its common model.
-    pub fn converts_to(self, target: Format) -> bool {
-        let (from, to) = (self.info(), target.info());
-        // Pictures (PID, PCX) become PNG images, though PNG's common model is the tile map
-        // (previews).
-        let picture = matches!(self, Format::Pid | Format::Pcx) && target == Format::Png;
-        // A Tiled world is made of an overworld's levels, and of nothing else.
-        if target == Format::TiledWorld {
-            return self == Format::Gmap;
-        }
-        from.readable && self != target && (!to.exchange || from.common == to.common || picture)
-    }
-
     /// Short lowercase name (`wwd`, `graal`, …).
     pub fn name(self) -> &'static str {
         self.info().name

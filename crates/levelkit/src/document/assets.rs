@@ -323,3 +323,19 @@ pub(super) fn embed_encoded_textures(scene: &mut Scene, resolve: Resolver<'_>) {
         }
     }
 }
+
+/// The world a V-Chat manifest (`world.adf`) names, relative to the manifest's folder: its
+/// `[data]` entry (`world.wdb` in `data/`), else `data/world.wdb`.
+pub fn vchat_world_of_manifest(bytes: &[u8]) -> crate::error::Result<String> {
+    let adf = crate::formats::wdb::folder::Adf::read(bytes)?;
+    Ok(adf
+        .wdb_path()
+        .filter(|w| !w.to_ascii_lowercase().ends_with(".adf"))
+        .unwrap_or_else(|| "data/world.wdb".to_owned()))
+}
+
+/// A game's REZ archive (a Claw or Gruntz `CLAW.REZ`) as the [`crate::assets::Assets`] a WWD
+/// level's graphics are drawn from ([`super::options::Options::game`]).
+pub fn game_archive(bytes: &[u8]) -> crate::error::Result<crate::formats::rez::RezIndex<'_>> {
+    crate::formats::rez::RezIndex::read(bytes)
+}

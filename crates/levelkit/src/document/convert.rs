@@ -1,65 +1,38 @@
-//! The byte-producing steps of a conversion, shared by `levelkit convert` and the browser viewer
-//! (`crates/levelkit-wasm`) so that both write the same bytes: a model in a legacy format or
-//! JSON ([`legacy_bytes`]), a tile map as Tiled or a PNG preview ([`map_files`]), a scene as
-//! glTF, GLB or OBJ ([`scene_files`]). Finding the graphics and side files (on disk, or among the
-//! files dropped on a page) is the caller's part; nothing here reads a file.
+//! The conversion pipeline: one answer, for every front end (the CLI, the browser viewer, a
+//! library caller), to "which file becomes which, with which assets and options".
+//!
+//! [`convert`] takes a document ([`Model`]), a target [`Format`], typed [`Options`] and the
+//! files around the document ([`Assets`]), and returns the output's bytes, the files that go
+//! beside it and what the conversion noticed ([`Converted`]). [`targets`] and
+//! [`Model::targets`] say what a document can become; every pair they offer converts.
+//!
+//! The routes, in the order they are tried:
+//!
+//! | document | target | how |
+//! |---|---|---|
+//! | any | JSON | the lossless JSON document ([`json_document`]) |
+//! | PID, PCX, PAL | PNG | [`super::image::to_png`], `palette` for images without one |
+//! | gani | GIF, PNG | one animation per direction ([`super::animation`]) |
+//! | ANI | GIF, PNG | the animation with the frames of `frames` |
+//! | gmap | Tiled world, PNG | a Tiled world and a map per level, or the whole overworld drawn ([`super::world`]) |
+//! | a 3D document | glTF, GLB, OBJ | its scene with the textures and models `assets` hold |
+//! | a level, a Tiled map | Tiled, PNG | its tile map with tiles, game art and NPC images |
+//! | any | its own format, another legacy format | [`Model::convert_to`], then `write` |
+//!
+//! Nothing here reads or writes a file: the [`Assets`] a caller gives are the only files read,
+//! and the caller writes what comes back.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
 
 use super::Model;
+pub use super::options::{Converted, Direction, Failure, Options, SharedTilesets, find_image};
+use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::export::png::{self, Image, PlacedImage};
-use crate::export::{gltf, obj, tiled};
-use crate::formats::graal::binary::{self as graal, Version as GraalVersion};
+use crate::export::{gltf, obj};
+use crate::formats::graal::binary as graal;
 use crate::formats::wwd::WriteOptions;
-use crate::registry::Format;
+use crate::registry::{Common, FORMATS, Format};
 use crate::scene::Scene;
-use crate::tilemap::TileMap;
-
-/// What a conversion produces: the output's bytes and the files that go beside it (file name,
-/// bytes): a Tiled map's tileset images, a `.gltf`'s buffer and textures, an OBJ's MTL.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Converted {
-    /// The output file's bytes.
-    pub main: Vec<u8>,
-    /// Files that go in the output's folder.
-    pub side: Vec<(String, Vec<u8>)>,
-}
-
-/// Why a conversion failed: the pair is not one levelkit converts (the caller asked for the
-/// impossible), or the input cannot become the target (the input's fault).
-#[derive(Debug)]
-pub enum Failure {
-    /// The model's format does not convert to the target (a usage error on the command line).
-    NotConvertible(Error),
-    /// The conversion was attempted and failed.
-    Invalid(Error),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Failure {
-        Failure::Invalid(e)
-    }
-}
-
-impl Failure {
-    /// The error inside.
-    pub fn into_error(self) -> Error {
-        match self {
-            Failure::NotConvertible(e) | Failure::Invalid(e) => e,
-        }
-    }
-}
-
-/// Options of a legacy (or JSON) target.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LegacyOptions {
-    /// WWD only: compress the main block (`Some(true)`), store it (`Some(false)`), or follow the
-    /// level's own flag (`None`).
-    pub compress: Option<bool>,
-    /// Binary Graal levels only: the version to write (`None`: the level's own).
-    pub graal_version: Option<GraalVersion>,
-}
 
 /// The lossless JSON document, ending in a newline (what `dump --json` prints and
 /// `convert … OUT.json` writes).
@@ -69,15 +42,194 @@ pub fn json_document(model: &Model) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The bytes of `model` in a legacy format or JSON, with a note for everything the target
-/// cannot hold.
-///
-/// Any model becomes its JSON document; a model becomes its own format again; the pairs of
-/// [`Model::convert_to`] convert. Other pairs are [`Failure::NotConvertible`].
-pub fn legacy_bytes(
+/// Read a document to convert to `target`: a PNG becomes the PID or palette `target` asks for
+/// ([`super::image::from_png`], quantised to [`Options::palette`] where given); any other file
+/// is read as its content and `name` tell ([`Model::read_with`]), the files it names (a glTF's
+/// buffers, an OBJ's MTL, a Tiled map's tilesets) found in `assets`. Returns the reader's
+/// warnings for a PNG.
+pub fn read_for(
+    bytes: &[u8],
+    name: Option<&str>,
+    target: Option<Format>,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+) -> Result<(Model, Vec<Warning>)> {
+    let limits = crate::limits::Limits::default();
+    if let Some(target) = target
+        && super::image::from_png_to(target)
+        && crate::registry::sniff(bytes, name) == Some(Format::Png)
+    {
+        return super::image::from_png(bytes, target, options.palette.as_ref(), &limits);
+    }
+    let model = Model::read_with(bytes, name, &limits, &mut |n: &str| {
+        assets.read(n).map(Cow::into_owned)
+    })?;
+    Ok((model, Vec::new()))
+}
+
+/// Every format documents of `format` can become, in table order: its JSON, its own format,
+/// the exchange formats of its common model, and the pairs of [`Model::convert_to`]. A document
+/// may offer fewer ([`Model::targets`]: a Tiled map becomes the level it was made from).
+pub fn targets(format: Format) -> Vec<Format> {
+    let from = format.info();
+    if !from.readable {
+        // A Tiled world is read as the overworld it was made from.
+        return if format == Format::TiledWorld {
+            vec![Format::Gmap]
+        } else if format == Format::Png {
+            // A PNG becomes a PID or a palette ([`super::image::from_png`]).
+            vec![Format::Pid, Format::Pal]
+        } else {
+            Vec::new()
+        };
+    }
+    FORMATS
+        .iter()
+        .filter(|to| to.writable && converts(format, from.common, to.format))
+        .map(|to| to.format)
+        .collect()
+}
+
+/// Whether documents of `from` (common model `common`) convert to `to`.
+fn converts(from: Format, common: Option<Common>, to: Format) -> bool {
+    use Format as F;
+    // A JSON document is any model: what it becomes is known once it is read.
+    if to == F::Json || to == from || from == F::Json {
+        return true;
+    }
+    let info = to.info();
+    match (from, to) {
+        (F::Gmap, F::TiledWorld | F::Png) => return true,
+        (F::Gani | F::Ani, F::Gif | F::Png) => return true,
+        (F::Pid | F::Pcx | F::Pal, F::Png) => return true,
+        (F::GraalLevel, F::Nw) | (F::Nw, F::GraalLevel) => return true,
+        (F::Tmx | F::Tmj, F::Wwd | F::GraalLevel | F::Nw) => return true,
+        (F::WmpText | F::Wmpb, F::DollarM) => return true,
+        _ => {}
+    }
+    match common {
+        // Exchange formats of the same common model; a PNG is a tile map's preview.
+        Some(Common::TileMap) => info.exchange && info.common == Some(Common::TileMap),
+        // Every 3D document becomes glTF and OBJ, and, through the scene, Wings and V-Chat.
+        Some(Common::Scene) => {
+            (info.exchange && info.common == Some(Common::Scene))
+                || matches!(to, F::Wings | F::Wdb)
+        }
+        _ => false,
+    }
+}
+
+/// Convert `model` to `target` (see the module docs), finding the files it names in `assets`.
+pub fn convert(
+    model: &Model,
+    target: Format,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+) -> std::result::Result<Converted, Failure> {
+    let mut notes = Vec::new();
+    match convert_noting(model, target, options, assets, &mut notes) {
+        Ok(mut done) => {
+            notes.append(&mut done.notes);
+            done.notes = notes;
+            Ok(done)
+        }
+        Err(mut failure) => {
+            notes.append(&mut failure.notes);
+            failure.notes = notes;
+            Err(failure)
+        }
+    }
+}
+
+/// The usage error for a pair [`Model::targets`] does not offer, saying why where it can.
+fn not_convertible(model: &Model, target: Format) -> Failure {
+    let from = model.format().name();
+    let info = target.info();
+    let why = if info.exchange && info.common == Some(Common::Scene) && !model.is_3d() {
+        format!("a {from} file is not a 3D model; it cannot become {}", target.name())
+    } else if info.exchange
+        && info.common == Some(Common::TileMap)
+        && model.to_tilemap().is_none()
+    {
+        format!("a {from} file is not a tile map; it cannot become {}", target.name())
+    } else {
+        match model.convert_to(target) {
+            // The model's own reason (a Tiled map made from a Graal level is not a WWD one).
+            Err(e) if e.kind == ErrorKind::Unsupported => e.message,
+            _ => {
+                let offered: Vec<&str> = model.targets().iter().map(|f| f.name()).collect();
+                format!(
+                    "cannot convert {from} to {} (a {from} file becomes: {})",
+                    target.name(),
+                    offered.join(", ")
+                )
+            }
+        }
+    };
+    Failure {
+        error: Error::unsupported(target, Location::default(), why),
+        not_convertible: true,
+        notes: Vec::new(),
+    }
+}
+
+fn convert_noting(
+    model: &Model,
+    target: Format,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+    notes: &mut Vec<String>,
+) -> std::result::Result<Converted, Failure> {
+    if !model.targets().contains(&target) {
+        return Err(not_convertible(model, target));
+    }
+    if target == Format::Json {
+        return Ok(Converted::of(json_document(model)?));
+    }
+    if target == Format::Png
+        && let Some(png) = super::image::to_png(model, options.palette.as_ref())
+    {
+        return Ok(Converted::of(png?));
+    }
+    match (model, target) {
+        (Model::Gani(g), Format::Gif | Format::Png) => {
+            return super::animation::gani(g, target, options, assets);
+        }
+        (Model::Ani(a), Format::Gif | Format::Png) => {
+            return super::animation::ani(a, target, options);
+        }
+        (Model::Gmap(g), Format::TiledWorld) => {
+            return Ok(super::overworld::to_tiled_world(g, options, assets)?);
+        }
+        (Model::Gmap(g), Format::Png) => {
+            return Ok(super::overworld::render_png(g, options, assets)?);
+        }
+        _ => {}
+    }
+    let info = target.info();
+    if info.exchange && info.common == Some(Common::Scene) {
+        let scene = scene_with_assets(model, assets, notes)?;
+        return Ok(scene_files(&scene, target, options.stem(), notes)?);
+    }
+    if info.exchange && info.common == Some(Common::TileMap) {
+        let Some((map, warnings)) = model.to_tilemap() else {
+            return Err(not_convertible(model, target));
+        };
+        notes.extend(warnings.iter().map(Warning::to_string));
+        return Ok(super::maps::map_conversion(
+            model, &map, target, options, assets, notes,
+        )?);
+    }
+    let main = legacy_bytes(model, target, options, notes)?;
+    Ok(Converted::of(main))
+}
+
+/// The bytes of `model` in a legacy format (its own, or one [`Model::convert_to`] makes), with
+/// a note for everything the target cannot hold.
+fn legacy_bytes(
     model: &Model,
     format: Format,
-    options: &LegacyOptions,
+    options: &Options<'_>,
     notes: &mut Vec<String>,
 ) -> std::result::Result<Vec<u8>, Failure> {
     let wwd_options = WriteOptions {
@@ -85,19 +237,16 @@ pub fn legacy_bytes(
         relayout: false,
     };
     match (model, format) {
-        (model, Format::Json) => Ok(json_document(model)?),
         (Model::Wwd(w), Format::Wwd) => Ok(w.write_with(&wwd_options)?),
         (Model::Graal(g), Format::GraalLevel) => Ok(graal_as(g, options, notes)?),
         (model, format) if format == model.format() => Ok(model.write()?),
         (model, format) => {
             // A pair levelkit does not convert is the caller's mistake; a map that cannot become
             // a valid level is invalid input.
-            let (converted, warnings) = model.convert_to(format).map_err(|e| {
-                if e.kind == ErrorKind::Unsupported {
-                    Failure::NotConvertible(e)
-                } else {
-                    Failure::Invalid(e)
-                }
+            let (converted, warnings) = model.convert_to(format).map_err(|e| Failure {
+                not_convertible: e.kind == ErrorKind::Unsupported,
+                error: e,
+                notes: Vec::new(),
             })?;
             notes.extend(warnings.iter().map(Warning::to_string));
             match converted {
@@ -110,7 +259,7 @@ pub fn legacy_bytes(
 }
 
 /// A binary Graal level's bytes in the options' version (its own when none).
-fn graal_as(g: &graal::Graal, options: &LegacyOptions, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+fn graal_as(g: &graal::Graal, options: &Options<'_>, notes: &mut Vec<String>) -> Result<Vec<u8>> {
     match options.graal_version {
         Some(version) if version != g.version => {
             let (g, warnings) = graal::with_version(g, version);
@@ -121,130 +270,60 @@ fn graal_as(g: &graal::Graal, options: &LegacyOptions, notes: &mut Vec<String>) 
     }
 }
 
-/// The pictures a tile map is drawn with.
-#[derive(Debug, Clone, Default)]
-pub struct MapArt {
-    /// One atlas per tileset of the map, in tileset order ([`generated_atlases`] where the
-    /// caller has no graphics).
-    pub atlases: Vec<Image>,
-    /// Whether any atlas is the user's (or the game's) rather than generated: a PNG preview
-    /// draws generated tiles in its own way when none is.
-    pub user_tiles: bool,
-    /// Object images by object id, in drawing order (a WWD level's `--game` sprites, Graal
-    /// NPC pictures): drawn in a PNG preview, and tile objects of an image-collection tileset in
-    /// a Tiled map ([`super::game::attach_sprites`]).
-    pub sprites: Vec<(u32, PlacedImage)>,
-    /// PNG previews: colour markers by class and draw their legend
-    /// ([`png::RenderOptions::legend`]).
-    pub legend: bool,
-}
-
-/// The generated atlas of every tileset of `map`, in tileset order.
-pub fn generated_atlases(map: &TileMap) -> Result<Vec<Image>> {
-    map.tilesets.iter().map(png::tileset_image).collect()
-}
-
-/// Replace the atlases of `art` with the game's tileset images where `real` (by tileset name,
-/// as [`super::game::LevelArt::tileset_images`] holds them) has one.
-pub fn use_tileset_images(map: &TileMap, art: &mut MapArt, real: &mut BTreeMap<String, Image>) {
-    for (ts, atlas) in map.tilesets.iter().zip(art.atlases.iter_mut()) {
-        if let Some(image) = real.remove(&ts.name) {
-            *atlas = image;
-            art.user_tiles = true;
-        }
+/// The scene of a 3D document with the textures and models its side files in `assets` hold,
+/// noting what was found.
+pub fn scene_with_assets(
+    model: &Model,
+    assets: &dyn Assets,
+    notes: &mut Vec<String>,
+) -> Result<Scene> {
+    let Some((mut scene, warnings)) = model.to_scene() else {
+        return Err(Error::unsupported(
+            Format::Glb,
+            Location::default(),
+            format!("a {} file is not a 3D model", model.format().name()),
+        ));
+    };
+    notes.extend(warnings.iter().map(Warning::to_string));
+    let found = super::assets::find_textures(model, &mut scene, &mut |name: &str| {
+        assets.read(name).map(Cow::into_owned)
+    });
+    notes.extend(found.warnings.iter().map(Warning::to_string));
+    if found.models.1 > 0 {
+        notes.push(format!(
+            "{} of {} model entities placed",
+            found.models.0, found.models.1
+        ));
     }
-}
-
-/// A tile map as a PNG preview (`format` PNG) or a Tiled map (TMX or TMJ) whose tileset images
-/// are side files `<stem>.tileset<i>.png`; with no `stem` (writing to stdout) the map is written
-/// without tileset images.
-pub fn map_files(
-    map: &TileMap,
-    format: Format,
-    art: MapArt,
-    stem: Option<&str>,
-) -> Result<Converted> {
-    if format == Format::Png {
-        let mut options = png::RenderOptions {
-            scale: png::Scale::Fit,
-            legend: art.legend,
-            sprites: art.sprites,
-            ..png::RenderOptions::default()
-        };
-        if art.user_tiles {
-            for (ts, image) in map.tilesets.iter().zip(art.atlases) {
-                options.tileset_images.insert(ts.name.clone(), image);
-            }
-        }
-        let image = png::render(map, &options)?;
-        return Ok(Converted {
-            main: png::encode_png(&image)?,
-            side: Vec::new(),
+    if found.from_files > 0 {
+        notes.push(match model {
+            // A world's materials include plain colours: count its texture files.
+            Model::Wdb(_) => format!(
+                "{} of {} texture files read from the world's folder",
+                found.from_files,
+                scene.textures.len()
+            ),
+            _ => format!(
+                "{} of {} materials textured from image files",
+                found.from_files,
+                scene.materials.len()
+            ),
         });
     }
-    let mut options = tiled::TiledOptions::default();
-    let mut side = Vec::new();
-    if let Some(stem) = stem {
-        for (index, image) in art.atlases.iter().enumerate() {
-            let name = format!("{stem}.tileset{index}.png");
-            let entry = tiled::TilesetImage {
-                path: name.clone(),
-                width: image.width,
-                height: image.height,
-                columns: image.columns,
-            };
-            if index == 0 {
-                options.tileset_image = Some(entry);
-            } else {
-                options.tileset_images.insert(index, entry);
-            }
-            side.push((name, png::encode_png(image)?));
-        }
+    if found.from_wads > 0 {
+        notes.push(format!(
+            "{} of {} materials textured from WADs",
+            found.from_wads,
+            scene.materials.len()
+        ));
     }
-    // Object images: a collection-of-images tileset, one PNG a distinct image.
-    let mut with_sprites = None;
-    if let Some(stem) = stem
-        && !art.sprites.is_empty()
-    {
-        let mut m = map.clone();
-        if let Some((index, images)) = super::game::attach_sprites(&mut m, "sprites", &art.sprites)
-        {
-            let mut tiles = BTreeMap::new();
-            for (id, image) in (0u32..).zip(&images) {
-                let name = format!("{stem}.sprites/{id}.png");
-                tiles.insert(
-                    id,
-                    tiled::TileImage {
-                        path: name.clone(),
-                        width: image.width,
-                        height: image.height,
-                    },
-                );
-                side.push((name, png::encode_png(image)?));
-            }
-            options.tile_images.insert(index, tiles);
-            with_sprites = Some(m);
-        }
-    }
-    let map = with_sprites.as_ref().unwrap_or(map);
-    let main = match format {
-        Format::Tmx => tiled::to_tmx(map, &options)?,
-        Format::Tmj => tiled::to_tmj(map, &options)?,
-        other => {
-            return Err(Error::unsupported(
-                other,
-                Location::default(),
-                format!("a tile map becomes tmx, tmj or png, not {}", other.name()),
-            ));
-        }
-    };
-    Ok(Converted { main, side })
+    Ok(scene)
 }
 
 /// A 3D model as glTF, GLB or OBJ, with a note per warning of the exporter. With a `stem`, a
 /// `.gltf` gets its buffer and textures as side files (`<stem>.bin`, `<stem>_<i>.png`) and an
-/// OBJ its `<stem>.mtl` and textures; without one (stdout), a `.gltf` embeds everything and an
-/// OBJ goes without its MTL.
+/// OBJ its `<stem>.mtl` and textures; without one, a `.gltf` embeds everything and an OBJ goes
+/// without its MTL.
 pub fn scene_files(
     scene: &Scene,
     format: Format,
@@ -278,11 +357,12 @@ pub fn scene_files(
     };
     notes.extend(files.warnings.iter().map(Warning::to_string));
     Ok(Converted {
-        main: files.main,
+        main: Some(files.main),
         side: if stem.is_some() {
             files.side_files
         } else {
             Vec::new()
         },
+        ..Converted::default()
     })
 }

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::Model;
 use crate::error::Warning;
 use crate::export::png::{self, Image, PlacedImage};
-use crate::formats::wwd::{self, graphics::GameFiles};
+use crate::assets::Assets;
+use crate::formats::wwd;
 use crate::tilemap::{Layer, TileMap, sprites};
 
 /// What a level needs to be drawn as the game draws it.
@@ -25,7 +26,7 @@ pub struct LevelArt {
 /// The graphics of `level` (whose common tile map is `map`, as
 /// [`wwd::Wwd::to_tilemap`] makes it) from `files`, with a warning for everything looked for and
 /// not found.
-pub fn wwd_art(level: &wwd::Wwd, map: &TileMap, files: &dyn GameFiles) -> (LevelArt, Vec<Warning>) {
+pub fn wwd_art(level: &wwd::Wwd, map: &TileMap, files: &dyn Assets) -> (LevelArt, Vec<Warning>) {
     let (graphics, mut warnings) = wwd::graphics::resolve(level, files);
     let mut art = LevelArt {
         report: graphics.report,
@@ -275,7 +276,7 @@ fn crop(image: &Image, (x, y, w, h): (u32, u32, u32, u32)) -> Option<Image> {
 pub fn level_art(
     model: &Model,
     map: &TileMap,
-    files: &dyn GameFiles,
+    files: &dyn Assets,
 ) -> Option<(LevelArt, Vec<Warning>)> {
     match model {
         Model::Wwd(level) => Some(wwd_art(level, map, files)),

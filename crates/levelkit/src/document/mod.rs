@@ -9,19 +9,28 @@
 //! beside the Tiled and glTF/OBJ documents ([`TiledDoc`], [`SceneDoc`]) that wrap the modern
 //! formats.
 
+pub mod animation;
 pub mod assets;
 pub mod convert;
 pub mod game;
 pub mod image;
+pub mod maps;
 pub mod models;
+pub mod options;
+pub mod overworld;
 mod scene;
 mod tiled;
+pub mod tiles;
+pub mod textures;
+pub mod tilesets;
 pub mod world;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use crate::codec::{Codec, Resolver, no_side_files};
+pub use convert::{convert, targets};
+pub use options::{Converted, Failure, Options};
 pub use scene::{SceneDoc, export_scene};
 pub use tiled::TiledDoc;
 
@@ -305,12 +314,27 @@ impl Model {
         Codec::to_scene(self)
     }
 
-    /// Whether the model is 3D (it has a [`Model::to_scene`]).
+    /// Whether the model is 3D: its format's common model is the scene (it has a
+    /// [`Model::to_scene`]).
     pub fn is_3d(&self) -> bool {
-        matches!(
-            self,
-            Model::Wings(_) | Model::Scene(_) | Model::Wmp(_) | Model::Wmpb(_) | Model::Wdb(_)
-        )
+        self.format().info().common == Some(crate::registry::Common::Scene)
+    }
+
+    /// Every format this document converts to ([`convert()`] makes each of them): the formats
+    /// of its format ([`targets`]), a Tiled map's only back to the level it was made from.
+    pub fn targets(&self) -> Vec<Format> {
+        let mut all = targets(self.format());
+        if let Model::Tiled(doc) = self {
+            // A map made from a level goes back to its family (WWD; Graal and `.nw`).
+            let family = |f: Format| match f {
+                Format::Wwd => Some(0),
+                Format::GraalLevel | Format::Nw => Some(1),
+                _ => None,
+            };
+            let from = family(doc.map.source_format);
+            all.retain(|&f| from.is_none() || family(f).is_none() || family(f) == from);
+        }
+        all
     }
 
     /// The 3D GameStudio level of a `.wmp` (text or WMPB) or `$$M` file, A4 blocks built from
@@ -389,11 +413,16 @@ impl Model {
                 t,
                 Location::default(),
                 format!(
-                    "cannot convert {} to {} (levels convert to JSON, Tiled and their own format, \
-                     Graal levels between .graal and .nw, 3D models (.wings, .wmp, $$M, .wdb) to \
-                     .glb, .gltf, .obj, .wings and .wdb, 3D GameStudio levels to $$M)",
+                    "cannot convert {} to {} (a {} file becomes: {})",
                     model.format().name(),
-                    t.name()
+                    t.name(),
+                    model.format().name(),
+                    model
+                        .targets()
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )),
         }

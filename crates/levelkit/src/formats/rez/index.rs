@@ -72,3 +72,20 @@ impl<'a> RezIndex<'a> {
         self.root.walk()
     }
 }
+
+/// A REZ archive as the files of a game: paths are `/`-separated from the archive's root, case
+/// ignored (how a level's graphics are found, [`crate::formats::wwd::graphics`]).
+impl crate::assets::Assets for RezIndex<'_> {
+    fn list(&self, dir: &str) -> Option<(Vec<String>, Vec<String>)> {
+        let d = self.find_directory(dir)?;
+        Some((
+            d.directories().map(|s| s.name.to_editor_text()).collect(),
+            d.files().map(|f| f.file_name_text()).collect(),
+        ))
+    }
+
+    fn read(&self, path: &str) -> Option<std::borrow::Cow<'_, [u8]>> {
+        let file = self.find(path)?;
+        self.data(file).ok().map(std::borrow::Cow::Borrowed)
+    }
+}

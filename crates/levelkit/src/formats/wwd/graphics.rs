@@ -1,6 +1,6 @@
 //! A level's graphics as the game finds them: the tiles of each plane, the level palette and each
 //! object's sprite, resolved from what the WWD stores against the player's game files (a REZ
-//! archive, or a folder extracted from one), through [`GameFiles`].
+//! archive, or a folder extracted from one), through [`Assets`] (the game's files by `/`-separated path, case ignored).
 //!
 //! The rules, as the games and OpenClaw's `libwap`/`RenderComponent.cpp` apply them:
 //!
@@ -25,7 +25,6 @@
 //! Nothing here fails on a missing or unreadable image: it is counted, named in a warning (one
 //! per path looked for), and left to the caller's placeholder.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::model::{DrawFlags, Object, Wwd};
@@ -33,35 +32,11 @@ use crate::anim::Sprite;
 use crate::error::{Location, Warning};
 use crate::formats::pid::png::pid_from_png;
 use crate::formats::pid::{Palette, Pid};
-use crate::formats::rez::RezIndex;
+use crate::assets::Assets;
 use crate::limits::Limits;
 use crate::registry::Format;
 
 const F: Format = Format::Wwd;
-
-/// The game's files, by `/`-separated path, case ignored: a REZ archive or a folder.
-pub trait GameFiles {
-    /// The sub-folders and the files of a folder (names only), or `None` if there is no such
-    /// folder.
-    fn list(&self, dir: &str) -> Option<(Vec<String>, Vec<String>)>;
-    /// The bytes of a file, or `None` if there is no such file.
-    fn read(&self, path: &str) -> Option<Cow<'_, [u8]>>;
-}
-
-impl GameFiles for RezIndex<'_> {
-    fn list(&self, dir: &str) -> Option<(Vec<String>, Vec<String>)> {
-        let d = self.find_directory(dir)?;
-        Some((
-            d.directories().map(|s| s.name.to_editor_text()).collect(),
-            d.files().map(|f| f.file_name_text()).collect(),
-        ))
-    }
-
-    fn read(&self, path: &str) -> Option<Cow<'_, [u8]>> {
-        let file = self.find(path)?;
-        self.data(file).ok().map(Cow::Borrowed)
-    }
-}
 
 /// A `\`-separated path from a level as a `/`-separated one without leading or trailing
 /// separators.
@@ -94,7 +69,7 @@ pub fn image_number(name: &str) -> Option<u32> {
 }
 
 /// The PID images of a folder by number (the lowest-named file wins a tie).
-fn numbered_images(files: &dyn GameFiles, dir: &str) -> Option<BTreeMap<u32, String>> {
+fn numbered_images(files: &dyn Assets, dir: &str) -> Option<BTreeMap<u32, String>> {
     let (_, names) = files.list(dir)?;
     let mut out = BTreeMap::new();
     // PIDs first; PNGs (a folder `levelkit extract --to png` wrote) where no PID has the number.
@@ -174,7 +149,7 @@ type SetImages = (String, BTreeMap<u32, String>);
 
 /// Decodes PIDs with the level palette, caching by path.
 struct Decoder<'f> {
-    files: &'f dyn GameFiles,
+    files: &'f dyn Assets,
     palette: Option<Palette>,
     cache: BTreeMap<String, Option<Image>>,
     warnings: Vec<Warning>,
@@ -239,7 +214,7 @@ impl Decoder<'_> {
 /// (`None`, with why, when it cannot be mapped).
 fn image_set_dir(
     wwd: &Wwd,
-    files: &dyn GameFiles,
+    files: &dyn Assets,
     image_set: &str,
 ) -> std::result::Result<String, String> {
     let (prefix, rest) = image_set.split_once('_').unwrap_or((image_set, ""));
@@ -288,7 +263,7 @@ fn image_set_dir(
 
 /// Resolve every tile and object image of `wwd` in `files` (see the module docs), with a
 /// warning for each path looked for and not found.
-pub fn resolve(wwd: &Wwd, files: &dyn GameFiles) -> (Graphics, Vec<Warning>) {
+pub fn resolve(wwd: &Wwd, files: &dyn Assets) -> (Graphics, Vec<Warning>) {
     let mut report = Report::default();
     let mut palette = None;
     let pal_path = game_path(&wwd.header.pal_rez.text.to_editor_text());

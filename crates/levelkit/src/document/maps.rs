@@ -1,0 +1,269 @@
+//! A level's tile map as a Tiled map or a PNG preview, drawn with the user's tiles, the game's
+//! art and the NPC pictures the options and the assets give.
+
+use std::collections::BTreeMap;
+
+use super::Model;
+use super::options::{Converted, Options, find_image};
+use super::tiles::{self, Tiles};
+use crate::assets::Assets;
+use crate::error::{Error, Location, Result, Warning};
+use crate::export::png::{self, Image, PlacedImage};
+use crate::export::tiled;
+use crate::registry::Format;
+use crate::tilemap::TileMap;
+
+/// The pictures `map` (the tile map of `model`) is drawn with: one atlas per tileset (`None`
+/// where it is generated and `lazy`, to be made on first use), whether any is the user's or the
+/// game's, and the object images, from [`Options::tiles`], [`Options::game`] and the NPC
+/// pictures found by [`find_image`]; what was found and not is noted.
+fn gather(
+    model: &Model,
+    map: &TileMap,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+    lazy: bool,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<Option<Image>>, bool, Vec<(u32, PlacedImage)>)> {
+    let (mut atlases, mut user_tiles) = match (model, options.tiles.as_ref()) {
+        // A Tiled map draws with the images it references (relative to its folder).
+        (Model::Tiled(doc), None) => {
+            let mut found = tiles::referenced(&doc.options.tileset_images, assets);
+            let any = !found.is_empty();
+            let mut atlases = Vec::with_capacity(map.tilesets.len());
+            for (i, ts) in map.tilesets.iter().enumerate() {
+                atlases.push(match found.remove(&i) {
+                    Some(image) => Some(image),
+                    None if lazy => None,
+                    None => Some(png::tileset_image(ts)?),
+                });
+            }
+            (atlases, any)
+        }
+        (_, _) if lazy => (vec![None; map.tilesets.len()], false),
+        (_, tiles) => {
+            let (atlases, any) = tiles::atlases(map, tiles)?;
+            (atlases.into_iter().map(Some).collect(), any)
+        }
+    };
+    let mut sprites = Vec::new();
+    if let Some(game) = options.game {
+        match super::game::level_art(model, map, game) {
+            Some((mut art, warnings)) => {
+                notes.extend(warnings.iter().map(Warning::to_string));
+                let r = &art.report;
+                notes.push(format!(
+                    "--game: {} of {} tile images, {} of {} object images ({} of {} image sets) found",
+                    r.tiles_found,
+                    r.tiles_used,
+                    r.objects_found,
+                    r.objects_with_images,
+                    r.image_sets_found,
+                    r.image_sets
+                ));
+                for (ts, atlas) in map.tilesets.iter().zip(atlases.iter_mut()) {
+                    if let Some(real) = art.tileset_images.remove(&ts.name) {
+                        *atlas = Some(real);
+                        user_tiles = true;
+                    }
+                }
+                sprites = art.sprites;
+            }
+            None => notes.push(format!(
+                "--game applies to WWD levels; a {} file is drawn as without it",
+                model.format().name()
+            )),
+        }
+    }
+    if matches!(model, Model::Graal(_) | Model::Nw(_)) {
+        let (npcs, warnings) =
+            super::game::graal_npc_art(map, &mut |name| find_image(options, assets, name));
+        notes.extend(warnings.iter().map(Warning::to_string));
+        sprites.extend(npcs);
+    }
+    Ok((atlases, user_tiles, sprites))
+}
+
+/// The pictures a map is drawn with, made now (the browser viewer draws maps itself).
+pub fn map_art(
+    model: &Model,
+    map: &TileMap,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+    notes: &mut Vec<String>,
+) -> Result<MapArt> {
+    let (atlases, user_tiles, sprites) = gather(model, map, options, assets, false, notes)?;
+    let atlases = atlases
+        .into_iter()
+        .zip(&map.tilesets)
+        .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(MapArt {
+        atlases,
+        user_tiles,
+        // With real graphics, a marker means "no image": a legend says which objects those are.
+        legend: options.game.is_some() || !sprites.is_empty(),
+        sprites,
+    })
+}
+
+/// A tile map as Tiled or a PNG preview, drawn with the user's tiles, the game's art and the
+/// NPC pictures the options and `assets` give.
+pub fn map_conversion(
+    model: &Model,
+    map: &TileMap,
+    target: Format,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+    notes: &mut Vec<String>,
+) -> Result<Converted> {
+    let shared = options
+        .shared
+        .as_ref()
+        .filter(|_| target != Format::Png && options.output_name.is_some());
+    // Shared tilesets make their images on first use only: every map of a batch but the first
+    // skips generating (or loading) and encoding them.
+    let lazy = shared.is_some();
+    let (atlases, user_tiles, sprites) = gather(model, map, options, assets, lazy, notes)?;
+    if let Some(shared) = shared {
+        let mut tiled_options = tiled::TiledOptions::default();
+        let make = |i: usize| -> Result<(Image, bool)> {
+            let ts = map.tilesets.get(i).ok_or_else(|| {
+                Error::unsupported(Format::Tmx, Location::default(), "no such tileset")
+            })?;
+            tiles::atlas(ts, i, options.tiles.as_ref())
+        };
+        let user = shared.tilesets.attach(
+            map,
+            atlases,
+            target,
+            &shared.up,
+            &mut tiled_options,
+            &make,
+        )?;
+        if let Some(name) = options.tiles.as_ref().and_then(Tiles::name)
+            && !user
+        {
+            return Err(tiles::none_found(name, map));
+        }
+        let main = if target == Format::Tmx {
+            tiled::to_tmx(map, &tiled_options)?
+        } else {
+            tiled::to_tmj(map, &tiled_options)?
+        };
+        return Ok(Converted::of(main));
+    }
+    let atlases = atlases
+        .into_iter()
+        .zip(&map.tilesets)
+        .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
+        .collect::<Result<Vec<_>>>()?;
+    let art = MapArt {
+        atlases,
+        user_tiles,
+        // With real graphics, a marker means "no image": a legend says which objects those are.
+        legend: options.game.is_some() || !sprites.is_empty(),
+        sprites,
+    };
+    map_files(map, target, art, options.stem())
+}
+
+/// The pictures a tile map is drawn with.
+#[derive(Debug, Clone, Default)]
+pub struct MapArt {
+    /// One atlas per tileset of the map, in tileset order.
+    pub atlases: Vec<Image>,
+    /// Whether any atlas is the user's (or the game's) rather than generated: a PNG preview
+    /// draws generated tiles in its own way when none is.
+    pub user_tiles: bool,
+    /// Object images by object id, in drawing order (a WWD level's game sprites, Graal NPC
+    /// pictures): drawn in a PNG preview, and tile objects of an image-collection tileset in a
+    /// Tiled map ([`super::game::attach_sprites`]).
+    pub sprites: Vec<(u32, PlacedImage)>,
+    /// PNG previews: colour markers by class and draw their legend
+    /// ([`png::RenderOptions::legend`]).
+    pub legend: bool,
+}
+
+/// A tile map as a PNG preview (`format` PNG) or a Tiled map (TMX or TMJ) whose tileset images
+/// are side files `<stem>.tileset<i>.png`; with no `stem` (one self-contained output) the map
+/// is written without tileset images.
+pub fn map_files(map: &TileMap, format: Format, art: MapArt, stem: Option<&str>) -> Result<Converted> {
+    if format == Format::Png {
+        let mut options = png::RenderOptions {
+            scale: png::Scale::Fit,
+            legend: art.legend,
+            sprites: art.sprites,
+            ..png::RenderOptions::default()
+        };
+        if art.user_tiles {
+            for (ts, image) in map.tilesets.iter().zip(art.atlases) {
+                options.tileset_images.insert(ts.name.clone(), image);
+            }
+        }
+        let image = png::render(map, &options)?;
+        return Ok(Converted::of(png::encode_png(&image)?));
+    }
+    let mut options = tiled::TiledOptions::default();
+    let mut side = Vec::new();
+    if let Some(stem) = stem {
+        for (index, image) in art.atlases.iter().enumerate() {
+            let name = format!("{stem}.tileset{index}.png");
+            let entry = tiled::TilesetImage {
+                path: name.clone(),
+                width: image.width,
+                height: image.height,
+                columns: image.columns,
+            };
+            if index == 0 {
+                options.tileset_image = Some(entry);
+            } else {
+                options.tileset_images.insert(index, entry);
+            }
+            side.push((name, png::encode_png(image)?));
+        }
+    }
+    // Object images: a collection-of-images tileset, one PNG a distinct image.
+    let mut with_sprites = None;
+    if let Some(stem) = stem
+        && !art.sprites.is_empty()
+    {
+        let mut m = map.clone();
+        if let Some((index, images)) = super::game::attach_sprites(&mut m, "sprites", &art.sprites)
+        {
+            let mut tiles = BTreeMap::new();
+            for (id, image) in (0u32..).zip(&images) {
+                let name = format!("{stem}.sprites/{id}.png");
+                tiles.insert(
+                    id,
+                    tiled::TileImage {
+                        path: name.clone(),
+                        width: image.width,
+                        height: image.height,
+                    },
+                );
+                side.push((name, png::encode_png(image)?));
+            }
+            options.tile_images.insert(index, tiles);
+            with_sprites = Some(m);
+        }
+    }
+    let map = with_sprites.as_ref().unwrap_or(map);
+    let main = match format {
+        Format::Tmx => tiled::to_tmx(map, &options)?,
+        Format::Tmj => tiled::to_tmj(map, &options)?,
+        other => {
+            return Err(Error::unsupported(
+                other,
+                Location::default(),
+                format!("a tile map becomes tmx, tmj or png, not {}", other.name()),
+            ));
+        }
+    };
+    Ok(Converted {
+        main: Some(main),
+        side,
+        ..Converted::default()
+    })
+}
+
