@@ -248,8 +248,20 @@ impl Doc {
     /// The converted file `target` (an extension or format name) and its side files, as
     /// `levelkit convert NAME STEM.EXT` writes them, with the notes it printed.
     pub fn convert(&self, ws: &Workspace, target: &str) -> Result<(Converted, Vec<String>), Error> {
-        let format = Format::from_name(target)
-            .filter(|f| f.info().writable)
+        // The document's own targets first: `wmp` is a WMPB level's own format for a WMPB file.
+        let wanted = target.trim_start_matches('.').to_ascii_lowercase();
+        let format = self
+            .model
+            .targets()
+            .into_iter()
+            .find(|f| f.name() == wanted)
+            .or_else(|| {
+                self.model
+                    .targets()
+                    .into_iter()
+                    .find(|f| f.extension() == wanted)
+            })
+            .or_else(|| Format::from_name(target).filter(|f| f.info().writable))
             .ok_or_else(|| {
                 Error::unsupported(
                     Format::Unknown,

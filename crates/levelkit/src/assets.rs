@@ -73,6 +73,35 @@ impl Assets for Chain<'_> {
     }
 }
 
+/// The files of a sub-folder of another source: `name` is read as `<dir>/<name>` (a V-Chat
+/// world opened through its manifest finds `../images/X.GIF` from its `data/` folder).
+pub struct Within<'a> {
+    /// The source.
+    pub assets: &'a dyn Assets,
+    /// The sub-folder, `/`-separated (`""`: the source itself).
+    pub dir: String,
+}
+
+impl Within<'_> {
+    fn path(&self, name: &str) -> String {
+        if self.dir.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{}/{name}", self.dir)
+        }
+    }
+}
+
+impl Assets for Within<'_> {
+    fn read(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+        self.assets.read(&self.path(name))
+    }
+
+    fn list(&self, dir: &str) -> Option<(Vec<String>, Vec<String>)> {
+        self.assets.list(&self.path(dir))
+    }
+}
+
 /// The last part of a name written with either kind of slash.
 pub fn base_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)

@@ -42,6 +42,48 @@ pub fn json_document(model: &Model) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Convert a file's bytes (named `name`) to `target`: what `levelkit convert IN OUT` does, for
+/// every input. A Tiled world (`.world`) becomes its gmap and levels
+/// ([`super::overworld::from_tiled_world`]); a V-Chat manifest (`world.adf`) converts the world
+/// it names, with that world's folder as its assets; a PNG becomes a PID or palette; any other
+/// file is read ([`read_for`]) and converted ([`convert`]). `assets` are the files around the
+/// input (its folder).
+pub fn convert_file(
+    bytes: &[u8],
+    name: &str,
+    target: Format,
+    options: &Options<'_>,
+    assets: &dyn Assets,
+) -> std::result::Result<Converted, Failure> {
+    let format = Format::from_path_name(name);
+    if format == Some(Format::TiledWorld) {
+        return super::overworld::from_tiled_world(bytes, assets);
+    }
+    if name.to_ascii_lowercase().ends_with(".adf") {
+        let world = super::assets::vchat_world_of_manifest(bytes)?;
+        let (dir, file) = world.rsplit_once('/').unwrap_or(("", world.as_str()));
+        let world_bytes = assets.read(&world).ok_or_else(|| {
+            Error::new(
+                Format::Wdb,
+                ErrorKind::Io,
+                Location::path(world.clone()),
+                format!("{name} names {world}, which is not there"),
+            )
+        })?;
+        let within = crate::assets::Within {
+            assets,
+            dir: dir.to_owned(),
+        };
+        return convert_file(&world_bytes, file, target, options, &within);
+    }
+    let (model, warnings) = read_for(bytes, Some(name), Some(target), options, assets)?;
+    let mut done = convert(&model, target, options, assets)?;
+    let mut notes: Vec<String> = warnings.iter().map(Warning::to_string).collect();
+    notes.append(&mut done.notes);
+    done.notes = notes;
+    Ok(done)
+}
+
 /// Read a document to convert to `target`: a PNG becomes the PID or palette `target` asks for
 /// ([`super::image::from_png`], quantised to [`Options::palette`] where given); any other file
 /// is read as its content and `name` tell ([`Model::read_with`]), the files it names (a glTF's
