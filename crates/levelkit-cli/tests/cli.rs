@@ -1675,6 +1675,9 @@ fn samples_match_their_golden_outputs() {
     assert_eq!(compared, 15 * 3 + 7 * 2 + 5);
 }
 
+/// One run of the CLI (its arguments) and the files it writes, each with how it is compared.
+type Job<'a> = (&'a [&'a str], &'a [(&'a str, Compare)]);
+
 /// Golden pictures and binaries, the files the CLI writes beside its text:
 ///
 /// * `main/`: every PNG preview, Tiled tileset PNG and `.glb` of the README's main job
@@ -1786,22 +1789,16 @@ fn samples_match_their_golden_binaries() {
     .unwrap();
     let run = levelkit(d, &["convert", "gruntz-like.wwd", "gruntz-like.tmx"]);
     assert_eq!(run.code, 0, "{run:?}");
-    for file in ["gruntz-like.tileset0.png"] {
-        let bytes = fs::read(d.join(file)).unwrap();
-        check_golden(
-            file,
-            &bytes,
-            Compare::Bytes,
-            "levelkit convert gruntz-like.wwd gruntz-like.tmx",
-        );
-    }
+    let file = "gruntz-like.tileset0.png";
+    let what = "levelkit convert gruntz-like.wwd gruntz-like.tmx";
+    check_golden(file, &fs::read(d.join(file)).unwrap(), Compare::Bytes, what);
 
     // A gani drawn with images: four GIFs, one direction as APNG, a sprite sheet.
     let gani = d.join("gani");
     fs::create_dir(&gani).unwrap();
     fs::copy(Path::new(samples).join("walk.gani"), gani.join("walk.gani")).unwrap();
     common::gani_images(&gani.join("images"));
-    let ganis: [(&[&str], &[(&str, Compare)]); 3] = [
+    let ganis: [Job; 3] = [
         (
             &["convert", "walk.gani", "walk.gif", "--images", "images"],
             &[
@@ -1842,7 +1839,7 @@ fn samples_match_their_golden_binaries() {
     ];
     // The WAP32 animation with its frames: GIF, APNG, sprite sheet.
     let ani = common::ani_folder();
-    let anis: [(&[&str], &[(&str, Compare)]); 3] = [
+    let anis: [Job; 3] = [
         (
             &["convert", "FIRE.ANI", "fire.gif", "--frames", "frames"],
             &[("fire.gif", Compare::GifFrames)],

@@ -37,8 +37,8 @@ fn world(dir: &Path) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
 fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
     let tmp = common::tempdir();
     let dir = tmp.path();
-    world(&dir);
-    let info = levelkit(&dir, &["info", "w.gmap"]);
+    world(dir);
+    let info = levelkit(dir, &["info", "w.gmap"]);
     assert_eq!(info.code, 0, "{}", info.stderr);
     assert!(info.out().contains("gmap, GRMAP001"), "{}", info.out());
     assert!(info.out().contains("width        3"), "{}", info.out());
@@ -48,12 +48,12 @@ fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
         "{}",
         info.out()
     );
-    let json = levelkit(&dir, &["info", "--json", "w.gmap"]);
+    let json = levelkit(dir, &["info", "--json", "w.gmap"]);
     let record: serde_json::Value = serde_json::from_str(json.out().trim()).unwrap();
     assert_eq!(record["format"], "gmap");
     assert_eq!(record["levels"], 5);
     assert_eq!(record["level_files_found"], 4);
-    let validate = levelkit(&dir, &["validate", "w.gmap"]);
+    let validate = levelkit(dir, &["validate", "w.gmap"]);
     assert_eq!(validate.code, 0, "{}", validate.out());
     assert!(
         validate
@@ -67,7 +67,7 @@ fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
         "{}",
         validate.out()
     );
-    let dump = levelkit(&dir, &["dump", "w.gmap"]);
+    let dump = levelkit(dir, &["dump", "w.gmap"]);
     assert!(
         dump.out().contains("  0: w_0_0.nw  w_1_0.nw  w_2_0.nw"),
         "{}",
@@ -79,8 +79,8 @@ fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
         dump.out()
     );
     // The JSON document converts back to the same bytes.
-    let _ = levelkit(&dir, &["convert", "w.gmap", "w.json"]);
-    let back = levelkit(&dir, &["convert", "w.json", "again.gmap"]);
+    let _ = levelkit(dir, &["convert", "w.gmap", "w.json"]);
+    let back = levelkit(dir, &["convert", "w.json", "again.gmap"]);
     assert_eq!(back.code, 0, "{}", back.stderr);
     assert_eq!(
         std::fs::read(dir.join("again.gmap")).unwrap(),
@@ -108,9 +108,9 @@ fn tiled_oracle() -> Option<PathBuf> {
 fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() {
     let tmp = common::tempdir();
     let dir = tmp.path();
-    let (gmap_bytes, levels) = world(&dir);
+    let (gmap_bytes, levels) = world(dir);
     std::fs::create_dir_all(dir.join("out")).unwrap();
-    let run = levelkit(&dir, &["convert", "w.gmap", "out/w.world"]);
+    let run = levelkit(dir, &["convert", "w.gmap", "out/w.world"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr
@@ -199,7 +199,7 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
     }
     // And back: the same gmap, and each level in its own format with the same bytes.
     std::fs::create_dir_all(dir.join("back")).unwrap();
-    let run = levelkit(&dir, &["convert", "out/w.world", "back/w.gmap"]);
+    let run = levelkit(dir, &["convert", "out/w.world", "back/w.gmap"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(std::fs::read(dir.join("back/w.gmap")).unwrap() == gmap_bytes);
     for (name, bytes) in &levels {
@@ -208,9 +208,9 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
     }
     assert!(!dir.join("back/w_1_1.nw").exists());
     // Other targets are usage errors.
-    let run = levelkit(&dir, &["convert", "out/w.world", "back/w.nw"]);
+    let run = levelkit(dir, &["convert", "out/w.world", "back/w.nw"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    let run = levelkit(&dir, &["convert", "w_0_0.nw", "x.world"]);
+    let run = levelkit(dir, &["convert", "w_0_0.nw", "x.world"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
 
@@ -218,8 +218,8 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
 fn render_draws_the_whole_overworld_scaled_to_fit() {
     let tmp = common::tempdir();
     let dir = tmp.path();
-    world(&dir);
-    let run = levelkit(&dir, &["render", "w.gmap", "w.png", "--max-size", "600"]);
+    world(dir);
+    let run = levelkit(dir, &["render", "w.gmap", "w.png", "--max-size", "600"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr.contains("level (1,1) w_1_1.nw"),
@@ -230,7 +230,7 @@ fn render_draws_the_whole_overworld_scaled_to_fit() {
         png_size(&std::fs::read(dir.join("w.png")).unwrap()),
         (3 * 171, 2 * 171)
     );
-    let run = levelkit(&dir, &["render", "w.gmap", "big.png"]);
+    let run = levelkit(dir, &["render", "w.gmap", "big.png"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // 3 columns into the default 4096: divisor 1 would be 3072 wide.
     assert_eq!(
@@ -246,7 +246,7 @@ fn batch_mode_takes_gmaps_like_other_files() {
     let levels = dir.join("levels");
     std::fs::create_dir_all(&levels).unwrap();
     world(&levels);
-    let run = levelkit(&dir, &["convert", "levels", "--to", "json", "--out", "out"]);
+    let run = levelkit(dir, &["convert", "levels", "--to", "json", "--out", "out"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json = std::fs::read(dir.join("out/w.json")).unwrap();
     let back = levelkit::document::Model::from_json(&json).unwrap();

@@ -7,7 +7,9 @@
 pub struct Rng(pub u64);
 
 impl Rng {
-    /// The next 64 random bits.
+    /// The next 64 random bits. (Named `next`, not an `Iterator`: the sweeps call it as they
+    /// called the copies this replaced.)
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
