@@ -1,58 +1,20 @@
 //! `levelkit` on WAP32 animations, run as a user would: an `.ANI` made by the library's sample
-//! builder and a folder of PNG frames made here, converted to GIF, animated PNG and a sprite
+//! builder and a folder of PNG frames (`common::ani_folder`), converted to GIF, animated PNG and a sprite
 //! sheet, and read back with the `image` and `png` crates; `info`, `validate`, `dump` on it; the
 //! usage errors of `--frames` and `--sheet`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::fs;
 use std::io::Cursor;
-use std::path::Path;
-use std::process::Command;
 
-use image::AnimationDecoder;
-use levelkit::formats::ani;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn levelkit(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// A folder with `FIRE.ANI` (the claw-like sample: images 1..=6, 100/80/80/120/80/100 ms) and
-/// `frames/` holding images 1..=5 as `FRAME00N.PNG` (image 6 missing) and a file to ignore.
-fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let bytes = ani::samples::claw_like().write().unwrap();
-    fs::write(dir.path().join("FIRE.ANI"), bytes).unwrap();
-    let frames = dir.path().join("frames");
-    fs::create_dir(&frames).unwrap();
-    for n in 1..=5u32 {
-        let img = image::RgbaImage::from_fn(4 + n, 6, |x, _| {
-            image::Rgba([(n * 40) as u8, (x * 20) as u8, 200, 255])
-        });
-        img.save(frames.join(format!("FRAME{n:03}.PNG"))).unwrap();
-    }
-    fs::write(frames.join("notes.txt"), "not a frame").unwrap();
-    dir
-}
+use common::{gif_frames, levelkit};
 
 #[test]
 fn ani_to_gif_with_frames() {
-    let dir = setup();
+    let dir = common::ani_folder();
     let run = levelkit(
         dir.path(),
         &["convert", "FIRE.ANI", "fire.gif", "--frames", "frames"],
@@ -63,20 +25,8 @@ fn ani_to_gif_with_frames() {
         "{}",
         run.stderr
     );
-    let gif = fs::read(dir.path().join("fire.gif")).unwrap();
-    let frames = image::codecs::gif::GifDecoder::new(Cursor::new(gif))
-        .unwrap()
-        .into_frames()
-        .collect_frames()
-        .unwrap();
-    let delays: Vec<u32> = frames
-        .iter()
-        .map(|f| {
-            let (n, d) = f.delay().numer_denom_ms();
-            n / d
-        })
-        .collect();
-    assert_eq!(delays, [100, 80, 80, 120, 80, 100]);
+    let frames = gif_frames(&fs::read(dir.path().join("fire.gif")).unwrap());
+    assert_eq!(common::delays_ms(&frames), [100, 80, 80, 120, 80, 100]);
     // Images 1..=5 are 5..=9 px wide, centred; the placeholder of image 6 is as large as the
     // largest (9 x 6): the canvas.
     assert_eq!(frames[0].buffer().dimensions(), (9, 6));
@@ -93,7 +43,7 @@ fn ani_to_gif_with_frames() {
 
 #[test]
 fn ani_to_apng_and_sprite_sheet() {
-    let dir = setup();
+    let dir = common::ani_folder();
     let run = levelkit(
         dir.path(),
         &[
@@ -101,7 +51,7 @@ fn ani_to_apng_and_sprite_sheet() {
         ],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let report: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let report: serde_json::Value = serde_json::from_str(run.out().trim()).unwrap();
     assert_eq!(report["frames"], 6);
     let decoder = png::Decoder::new(Cursor::new(fs::read(dir.path().join("fire.png")).unwrap()))
         .read_info()
@@ -131,26 +81,26 @@ fn ani_to_apng_and_sprite_sheet() {
 
 #[test]
 fn ani_without_frames_draws_placeholders() {
-    let dir = setup();
+    let dir = common::ani_folder();
     let run = levelkit(dir.path(), &["convert", "FIRE.ANI", "-", "--to", "gif"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("6 image(s)"), "{}", run.stderr);
-    assert!(run.stdout.starts_with("GIF89a"));
+    assert!(run.stdout.starts_with(b"GIF89a"));
 }
 
 #[test]
 fn ani_info_validate_dump_and_json() {
-    let dir = setup();
+    let dir = common::ani_folder();
     let info = levelkit(dir.path(), &["info", "FIRE.ANI", "--json"]);
     assert_eq!(info.code, 0, "{}", info.stderr);
-    let v: serde_json::Value = serde_json::from_str(info.stdout.trim()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(info.out().trim()).unwrap();
     assert_eq!(v["format"], "ani");
     assert_eq!(v["frames"], 6);
     assert_eq!(v["total_duration_ms"], 560);
     assert_eq!(levelkit(dir.path(), &["validate", "FIRE.ANI"]).code, 0);
     let dump = levelkit(dir.path(), &["dump", "FIRE.ANI"]);
     assert_eq!(
-        dump.stdout.lines().filter(|l| l.starts_with("  [")).count(),
+        dump.out().lines().filter(|l| l.starts_with("  [")).count(),
         6
     );
     let json = levelkit(dir.path(), &["convert", "FIRE.ANI", "fire.json"]);
@@ -165,7 +115,7 @@ fn ani_info_validate_dump_and_json() {
 
 #[test]
 fn frames_and_sheet_usage_errors() {
-    let dir = setup();
+    let dir = common::ani_folder();
     let sheet_gif = levelkit(dir.path(), &["convert", "FIRE.ANI", "x.gif", "--sheet"]);
     assert_eq!(sheet_gif.code, 2, "{}", sheet_gif.stderr);
     let to_json = levelkit(

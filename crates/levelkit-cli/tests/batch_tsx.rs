@@ -5,43 +5,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use common::{Run, levelkit, tree};
 use levelkit::formats::graal::binary as graal;
 use levelkit::formats::wwd;
-
-fn levelkit(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Every file under `dir`, relative to it, sorted.
-fn tree(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap();
-                out.push(rel.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Graal levels (one tileset between them) in two folders, and two WWD levels.
 fn levels(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -68,11 +39,11 @@ fn levels(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn a_batch_writes_each_tileset_once_and_the_maps_come_back() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let dir = dir.path();
     let levels = levels(dir);
     let args = ["convert", "in", "--to", "tmx", "--out", "out"];
-    let (code, stderr) = levelkit(dir, &args);
+    let Run { code, stderr, .. } = levelkit(dir, &args);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("converted 5, failed 0"), "{stderr}");
     let files = tree(&dir.join("out"));
@@ -104,7 +75,7 @@ fn a_batch_writes_each_tileset_once_and_the_maps_come_back() {
         .collect();
 
     // Again, over the first run: the same tileset files, no second copy.
-    let (code, stderr) = levelkit(dir, &[&args[..], &["--force"]].concat());
+    let Run { code, stderr, .. } = levelkit(dir, &[&args[..], &["--force"]].concat());
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(tree(&dir.join("out")), files);
     let after: Vec<Vec<u8>> = files
@@ -114,7 +85,7 @@ fn a_batch_writes_each_tileset_once_and_the_maps_come_back() {
         .collect();
     assert!(before == after, "the tileset files changed");
     // Without --force the maps are refused, the tilesets (same bytes) are not the reason.
-    let (code, stderr) = levelkit(dir, &args);
+    let Run { code, stderr, .. } = levelkit(dir, &args);
     assert_eq!(code, 1, "{stderr}");
     assert!(!stderr.contains("tilesets/"), "{stderr}");
 
@@ -123,16 +94,17 @@ fn a_batch_writes_each_tileset_once_and_the_maps_come_back() {
         let map = Path::new("out").join(name).with_extension("tmx");
         let ext = name.extension().unwrap().to_str().unwrap();
         let back = format!("back.{ext}");
-        let (code, stderr) = levelkit(dir, &["convert", map.to_str().unwrap(), &back, "--force"]);
+        let Run { code, stderr, .. } =
+            levelkit(dir, &["convert", map.to_str().unwrap(), &back, "--force"]);
         assert_eq!(code, 0, "{}: {stderr}", map.display());
         assert!(
             fs::read(dir.join(&back)).unwrap() == *bytes,
             "{} does not come back",
             name.display()
         );
-        let (code, stderr) = levelkit(dir, &["validate", map.to_str().unwrap()]);
+        let Run { code, stderr, .. } = levelkit(dir, &["validate", map.to_str().unwrap()]);
         assert_eq!(code, 0, "{}: {stderr}", map.display());
-        let (code, stderr) = levelkit(
+        let Run { code, stderr, .. } = levelkit(
             dir,
             &["render", map.to_str().unwrap(), "preview.png", "--force"],
         );
@@ -140,7 +112,8 @@ fn a_batch_writes_each_tileset_once_and_the_maps_come_back() {
     }
 
     // TMJ maps get JSON tileset files, which convert back the same way.
-    let (code, stderr) = levelkit(dir, &["convert", "in", "--to", "tmj", "--out", "json"]);
+    let Run { code, stderr, .. } =
+        levelkit(dir, &["convert", "in", "--to", "tmj", "--out", "json"]);
     assert_eq!(code, 0, "{stderr}");
     let files = tree(&dir.join("json"));
     let tsj: Vec<&String> = files
@@ -148,13 +121,13 @@ fn a_batch_writes_each_tileset_once_and_the_maps_come_back() {
         .filter(|f| f.starts_with("tilesets/pics1-") && f.ends_with(".tsj"))
         .collect();
     assert_eq!(tsj.len(), 1, "{files:?}");
-    let (code, stderr) = levelkit(dir, &["convert", "json/deep/er/c.tmj", "c.graal"]);
+    let Run { code, stderr, .. } = levelkit(dir, &["convert", "json/deep/er/c.tmj", "c.graal"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(fs::read(dir.join("c.graal")).unwrap() == levels[2].1);
 
     // A map whose tileset file is gone fails, naming the file.
     fs::remove_file(dir.join("out").join(tsx)).unwrap();
-    let (code, stderr) = levelkit(dir, &["convert", "out/a.tmx", "gone.graal"]);
+    let Run { code, stderr, .. } = levelkit(dir, &["convert", "out/a.tmx", "gone.graal"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains(".tsx"), "{stderr}");
 }

@@ -1,84 +1,25 @@
 //! The `levelkit` binary, run as a user would: on files made by the library's own sample
 //! builders in a temporary directory, and, when `LEVELKIT_CORPUS` is set, on the real files
 //! there (read in place, never copied).
+//!
+//! The golden outputs in `tests/golden/` (text, JSON, Tiled maps, glTF, PNG previews and
+//! tilesets, GLB, GIF, APNG, sprite sheets) are checked by `samples_match_their_golden_outputs`
+//! and `samples_match_their_golden_binaries`, and rewritten after an intended change by
+//! `BLESS=1 cargo test -p levelkit-cli --test cli samples_match_their_golden`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::ffi::OsStr;
 use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+use common::{Run, all_samples, levelkit, levelkit_in, png_size};
 
 use levelkit::document::Model;
 use levelkit::formats::wwd::{self, HeaderFlags, Wwd};
 use serde_json::Value;
-
-/// What one run of the binary gave.
-struct Run {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn out(&self) -> String {
-        String::from_utf8(self.stdout.clone()).expect("stdout is UTF-8")
-    }
-
-    fn json_lines(&self) -> Vec<Value> {
-        self.out()
-            .lines()
-            .map(|line| serde_json::from_str(line).expect("each line is JSON"))
-            .collect()
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "exit {}\n--- stdout\n{}\n--- stderr\n{}",
-            self.code,
-            String::from_utf8_lossy(&self.stdout),
-            self.stderr
-        )
-    }
-}
-
-/// Run `levelkit` in `dir` with `args`, feeding `stdin`.
-fn levelkit_in<S: AsRef<OsStr>>(dir: &Path, args: &[S], stdin: Option<&[u8]>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("levelkit starts");
-    if let Some(input) = stdin {
-        // A writer thread, so a large input cannot deadlock against a full stdout pipe.
-        let mut pipe = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&input);
-        });
-    }
-    let output = child.wait_with_output().expect("levelkit runs");
-    Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
-fn levelkit<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Run {
-    levelkit_in(dir, args, None)
-}
 
 /// A temporary directory with `claw.wwd` (compressed, three planes, 120 objects) and
 /// `gruntz.wwd` (uncompressed, two planes, 24 objects) written by the sample builders.
@@ -90,7 +31,7 @@ struct Samples {
 
 impl Samples {
     fn new() -> Samples {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = common::tempdir();
         let claw = wwd::samples::claw_like().write().unwrap();
         let gruntz = wwd::samples::gruntz_like().write().unwrap();
         fs::write(dir.path().join("claw.wwd"), &claw).unwrap();
@@ -831,11 +772,10 @@ fn help_is_everywhere_and_documents_exit_codes() {
 
 #[test]
 fn corpus_files_pass_info_and_validate_except_the_bad_signature() {
-    let Some(root) = std::env::var_os("LEVELKIT_CORPUS") else {
-        eprintln!("LEVELKIT_CORPUS unset: skipping real WWD files");
+    let Some(root) = common::corpus("the real WWD files") else {
         return;
     };
-    let dir = PathBuf::from(root).join("wwd");
+    let dir = root.join("wwd");
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("LEVELKIT_CORPUS is set but {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
@@ -881,17 +821,6 @@ fn corpus_files_pass_info_and_validate_except_the_bad_signature() {
             assert!(run.out().ends_with(": ok\n"), "{run:?}");
         }
     }
-}
-
-/// The bundled samples of every format, copied into a temporary directory.
-fn all_samples() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    for entry in std::fs::read_dir(samples).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-    }
-    dir
 }
 
 #[test]
@@ -1059,15 +988,6 @@ fn batch_converts_every_sample_to_json_and_back() {
             "{stem}"
         );
     }
-}
-
-/// Width and height from a PNG's IHDR chunk.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-    (
-        u32::from_be_bytes(bytes[16..20].try_into().unwrap()),
-        u32::from_be_bytes(bytes[20..24].try_into().unwrap()),
-    )
 }
 
 #[test]
@@ -1488,7 +1408,7 @@ fn vchat_worlds_info_validate_and_convert_both_ways() {
 
 #[test]
 fn dump_of_a_gani_lists_sprites_and_frames_per_direction() {
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let samples = common::samples();
     let run = levelkit(&samples, &["dump", "walk.gani"]);
     assert_eq!(run.code, 0, "{run:?}");
     let out = run.out();
@@ -1514,8 +1434,8 @@ fn dump_of_a_gani_lists_sprites_and_frames_per_direction() {
 
 #[test]
 fn a_missing_texture_gives_one_warning() {
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    let dir = tempfile::tempdir().unwrap();
+    let samples = common::samples();
+    let dir = common::tempdir();
     std::fs::copy(samples.join("world.wdb"), dir.path().join("world.wdb")).unwrap();
     let run = levelkit(dir.path(), &["convert", "world.wdb", "world.glb"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -1547,8 +1467,8 @@ fn a_missing_texture_gives_one_warning() {
 
 #[test]
 fn batch_warnings_are_counted_by_kind_unless_verbose() {
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    let dir = tempfile::tempdir().unwrap();
+    let samples = common::samples();
+    let dir = common::tempdir();
     let input = dir.path().join("in");
     std::fs::create_dir(&input).unwrap();
     for name in ["a.wings", "b.wings", "c.wings"] {
@@ -1602,16 +1522,116 @@ fn batch_warnings_are_counted_by_kind_unless_verbose() {
     assert!(lines[3].ends_with("; 3 warnings"), "{run:?}");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Golden outputs (`tests/golden/`). After an intended change, ONE command rewrites them all
+// (both tests below match it):
+//
+//     BLESS=1 cargo test -p levelkit-cli --test cli samples_match_their_golden
+//
+// then review the change with `git diff --stat tests/golden` (and an image viewer for pictures).
+
+/// How a golden file is compared with what the CLI wrote.
+#[derive(Clone, Copy, Debug)]
+enum Compare {
+    /// Byte for byte: text, JSON, glTF/GLB, and every PNG and APNG (levelkit deflates PNGs
+    /// itself with miniz_oxide, `levelkit::encoding::png_deflated`: the same bytes in every build).
+    Bytes,
+    /// [`Compare::Bytes`], the golden kept as its SHA-256 when the file is large (see
+    /// [`STORED_UP_TO`]).
+    BytesOrDigest,
+    /// The decoded frames (RGBA pixels, size, delays) of a GIF. Its bytes may legitimately
+    /// differ: palette order, quantisation and LZW coding are the `image`/`gif`/`color_quant`
+    /// crates' choices, which a dependency update may change without changing a pixel.
+    GifFrames,
+}
+
+/// `BLESS` is set: the golden files are rewritten instead of compared.
+fn bless() -> bool {
+    std::env::var_os("BLESS").is_some()
+}
+
+/// [`Compare::BytesOrDigest`] golden files larger than this are kept as their SHA-256 only, in
+/// `{file}.sha256` (one `sha256sum` line: `cd out && sha256sum -c ….sha256` checks a file by
+/// hand), so that `tests/golden/` stays small; the large ones are the full-size previews of the
+/// Graal levels and their generated 276 KB tileset.
+const STORED_UP_TO: usize = 32 * 1024;
+
+/// The golden file for `file` written as `actual`: `file` itself, or `{file}.sha256` when it is
+/// compared as [`Compare::BytesOrDigest`] and larger than [`STORED_UP_TO`].
+fn golden_name(file: &str, actual: &[u8], compare: Compare) -> String {
+    match compare {
+        Compare::BytesOrDigest if actual.len() > STORED_UP_TO => format!("{file}.sha256"),
+        _ => file.to_owned(),
+    }
+}
+
+/// Compare `actual` with `tests/golden/{file}` (or its `.sha256`, see [`golden_name`]) as
+/// `compare` says; under `BLESS=1`, write it there first. `what` names the command that made it.
+/// On a difference, `actual` is kept in `$TMPDIR/levelkit-golden-actual/{file}` to look at.
+fn check_golden(file: &str, actual: &[u8], compare: Compare, what: &str) {
+    let name = golden_name(file, actual, compare);
+    let path = common::golden().join(&name);
+    let stored = if name == file {
+        actual.to_vec()
+    } else {
+        let base = Path::new(file).file_name().unwrap().to_string_lossy();
+        format!("{}  {base}\n", common::sha256_hex(actual)).into_bytes()
+    };
+    if bless() {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        // The other form (whole file or digest) of the same output goes.
+        let other = if name == file {
+            format!("{file}.sha256")
+        } else {
+            file.to_owned()
+        };
+        let _ = fs::remove_file(common::golden().join(other));
+        fs::write(&path, &stored).unwrap();
+    }
+    let expected =
+        fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (BLESS=1 writes it)", path.display()));
+    let same = match compare {
+        Compare::Bytes | Compare::BytesOrDigest => expected == stored,
+        Compare::GifFrames => gif_pixels(&expected) == gif_pixels(actual),
+    };
+    if !same {
+        let keep = std::env::temp_dir()
+            .join("levelkit-golden-actual")
+            .join(file);
+        fs::create_dir_all(keep.parent().unwrap()).unwrap();
+        fs::write(&keep, actual).unwrap();
+        panic!(
+            "{name}: `{what}` differs from its golden output ({compare:?}; what it wrote is in {}; \
+             BLESS=1 rewrites the golden files)",
+            keep.display()
+        );
+    }
+}
+
+/// A GIF's frames as (width, height, delay in ms, RGBA pixels).
+fn gif_pixels(gif: &[u8]) -> Vec<(u32, u32, u32, Vec<u8>)> {
+    let frames = common::gif_frames(gif);
+    let delays = common::delays_ms(&frames);
+    frames
+        .into_iter()
+        .zip(delays)
+        .map(|(frame, delay)| {
+            let buffer = frame.into_buffer();
+            (buffer.width(), buffer.height(), delay, buffer.into_raw())
+        })
+        .collect()
+}
+
 /// Golden outputs: the text and JSON dumps, the `info --json` record, and (where the sample has
 /// one) the Tiled maps and the embedded glTF of every bundled sample, as the CLI prints them to
-/// stdout, compared byte for byte with `tests/golden/` (`BLESS=1` rewrites them).
+/// stdout, compared byte for byte with `tests/golden/`.
+///
+/// Regenerate (with the pictures and binaries of the next test):
+/// `BLESS=1 cargo test -p levelkit-cli --test cli samples_match_their_golden`.
 #[test]
 fn samples_match_their_golden_outputs() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let samples = root.join("samples");
-    let golden = root.join("tests/golden");
-    let bless = std::env::var_os("BLESS").is_some();
-    let mut names: Vec<String> = std::fs::read_dir(&samples)
+    let samples = common::samples();
+    let mut names: Vec<String> = fs::read_dir(&samples)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| !n.ends_with(".gif") && !n.ends_with(".bmp"))
@@ -1648,28 +1668,241 @@ fn samples_match_their_golden_outputs() {
         for (file, args) in outputs {
             let run = levelkit(&samples, &args);
             assert_eq!(run.code, 0, "{args:?}: {run:?}");
-            let path = golden.join(&file);
-            if bless {
-                std::fs::create_dir_all(&golden).unwrap();
-                std::fs::write(&path, &run.stdout).unwrap();
-            }
-            let expected = std::fs::read(&path)
-                .unwrap_or_else(|e| panic!("{}: {e} (BLESS=1 writes it)", path.display()));
-            assert!(
-                expected == run.stdout,
-                "{file}: `levelkit {}` differs from its golden output (BLESS=1 rewrites it)",
-                args.join(" ")
-            );
+            let what = format!("levelkit {}", args.join(" "));
+            check_golden(&file, &run.stdout, Compare::Bytes, &what);
             compared += 1;
         }
     }
     assert_eq!(compared, 15 * 3 + 7 * 2 + 5);
 }
 
+/// One run of the CLI (its arguments) and the files it writes, each with how it is compared.
+type Job<'a> = (&'a [&'a str], &'a [(&'a str, Compare)]);
+
+/// Golden pictures and binaries, the files the CLI writes beside its text:
+///
+/// * `main/`: every PNG preview, Tiled tileset PNG and `.glb` of the README's main job
+///   (`convert samples --to json,tmx,png,glb --out out --force`), by their paths under `out/`;
+///   the folder must hold exactly what the job writes (`BLESS=1` removes stale files);
+/// * a single map's own tileset image (`gruntz-like.tileset0.png`);
+/// * `walk.gani` drawn with the images of `common::gani_images`: the four direction GIFs,
+///   `--dir down` as an animated PNG, and the `--sheet` PNG and JSON;
+/// * the sample `.ANI` with the frames of `common::ani_folder`: GIF, animated PNG, sheet;
+/// * a PID with its own palette and a PCX screen (the library's sample builders) as PNG.
+///
+/// PNG, APNG, GLB and JSON are compared byte for byte (the main job's files and the overworld
+/// by their SHA-256 when larger than [`STORED_UP_TO`]), GIFs by their decoded frames (see
+/// [`Compare`]). Regenerate (with the text goldens of the test above):
+/// `BLESS=1 cargo test -p levelkit-cli --test cli samples_match_their_golden`.
+#[test]
+fn samples_match_their_golden_binaries() {
+    let dir = common::tempdir();
+    let d = dir.path();
+    let samples = common::samples();
+    let samples = samples.to_str().unwrap();
+
+    // The main job.
+    let args = [
+        "convert",
+        samples,
+        "--to",
+        "json,tmx,png,glb",
+        "--out",
+        "out",
+        "--force",
+    ];
+    let run = levelkit(d, &args);
+    assert_eq!(run.code, 0, "{run:?}");
+    let what = "levelkit convert samples --to json,tmx,png,glb --out out --force";
+    let written: Vec<String> = common::tree(&d.join("out"))
+        .into_iter()
+        .filter(|f| f.ends_with(".png") || f.ends_with(".glb"))
+        .collect();
+    // Every level sample has its preview (the batch draws no `.gmap`: its overworld is drawn
+    // by `render` below) and every 3D sample its binary glTF.
+    for stem in [
+        "claw-like",
+        "gruntz-like",
+        "island",
+        "village",
+        "overworld_0_0",
+        "overworld_0_1",
+        "overworld_1_0",
+    ] {
+        assert!(
+            written.contains(&format!("{stem}.png")),
+            "{stem}: {written:?}"
+        );
+    }
+    for stem in ["cube", "pyramid", "quad", "room", "world"] {
+        assert!(
+            written.contains(&format!("{stem}.glb")),
+            "{stem}: {written:?}"
+        );
+    }
+    assert!(
+        written
+            .iter()
+            .any(|f| f.starts_with("tilesets/") && f.ends_with(".png")),
+        "{written:?}"
+    );
+    let main = common::golden().join("main");
+    if bless() {
+        let _ = fs::remove_dir_all(&main);
+    }
+    let mut expected = Vec::new();
+    for file in &written {
+        let bytes = fs::read(d.join("out").join(file)).unwrap();
+        check_golden(
+            &format!("main/{file}"),
+            &bytes,
+            Compare::BytesOrDigest,
+            what,
+        );
+        expected.push(golden_name(file, &bytes, Compare::BytesOrDigest));
+    }
+    expected.sort();
+    let stored = if main.is_dir() {
+        common::tree(&main)
+    } else {
+        Vec::new()
+    };
+    assert_eq!(
+        stored, expected,
+        "tests/golden/main/ holds other files than the job writes"
+    );
+
+    // The whole overworld in one picture.
+    let run = levelkit(Path::new(samples), &["render", "overworld.gmap", "-"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    check_golden(
+        "overworld.png",
+        &run.stdout,
+        Compare::BytesOrDigest,
+        "levelkit render overworld.gmap -",
+    );
+
+    // One map converted on its own keeps its tileset image beside it.
+    fs::copy(
+        Path::new(samples).join("gruntz-like.wwd"),
+        d.join("gruntz-like.wwd"),
+    )
+    .unwrap();
+    let run = levelkit(d, &["convert", "gruntz-like.wwd", "gruntz-like.tmx"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let file = "gruntz-like.tileset0.png";
+    let what = "levelkit convert gruntz-like.wwd gruntz-like.tmx";
+    check_golden(file, &fs::read(d.join(file)).unwrap(), Compare::Bytes, what);
+
+    // A gani drawn with images: four GIFs, one direction as APNG, a sprite sheet.
+    let gani = d.join("gani");
+    fs::create_dir(&gani).unwrap();
+    fs::copy(Path::new(samples).join("walk.gani"), gani.join("walk.gani")).unwrap();
+    common::gani_images(&gani.join("images"));
+    let ganis: [Job; 3] = [
+        (
+            &["convert", "walk.gani", "walk.gif", "--images", "images"],
+            &[
+                ("walk.up.gif", Compare::GifFrames),
+                ("walk.left.gif", Compare::GifFrames),
+                ("walk.down.gif", Compare::GifFrames),
+                ("walk.right.gif", Compare::GifFrames),
+            ],
+        ),
+        (
+            &[
+                "convert",
+                "walk.gani",
+                "walk.down.png",
+                "--images",
+                "images",
+                "--dir",
+                "down",
+            ],
+            &[("walk.down.png", Compare::Bytes)],
+        ),
+        (
+            &[
+                "convert",
+                "walk.gani",
+                "walk.sheet.png",
+                "--images",
+                "images",
+                "--dir",
+                "down",
+                "--sheet",
+            ],
+            &[
+                ("walk.sheet.png", Compare::Bytes),
+                ("walk.sheet.json", Compare::Bytes),
+            ],
+        ),
+    ];
+    // The WAP32 animation with its frames: GIF, APNG, sprite sheet.
+    let ani = common::ani_folder();
+    let anis: [Job; 3] = [
+        (
+            &["convert", "FIRE.ANI", "fire.gif", "--frames", "frames"],
+            &[("fire.gif", Compare::GifFrames)],
+        ),
+        (
+            &["convert", "FIRE.ANI", "fire.png", "--frames", "frames"],
+            &[("fire.png", Compare::Bytes)],
+        ),
+        (
+            &[
+                "convert",
+                "FIRE.ANI",
+                "fire.sheet.png",
+                "--frames",
+                "frames",
+                "--sheet",
+            ],
+            &[
+                ("fire.sheet.png", Compare::Bytes),
+                ("fire.sheet.json", Compare::Bytes),
+            ],
+        ),
+    ];
+    for (folder, jobs) in [(gani.as_path(), &ganis), (ani.path(), &anis)] {
+        for (args, files) in jobs {
+            let run = levelkit(folder, args);
+            assert_eq!(run.code, 0, "{args:?}: {run:?}");
+            let what = format!("levelkit {}", args.join(" "));
+            for (file, compare) in *files {
+                check_golden(file, &fs::read(folder.join(file)).unwrap(), *compare, &what);
+            }
+        }
+    }
+
+    // WAP32 pictures: a PID with its own palette and an 8-bit PCX screen, to PNG.
+    {
+        use levelkit::formats::pid::{pcx::Pcx, samples};
+        let pid = samples::sprite_with_palette().write().unwrap();
+        fs::write(d.join("sprite.pid"), pid).unwrap();
+        let screen = Pcx::new_indexed(16, 8, (0..128).collect(), samples::palette());
+        fs::write(d.join("screen.pcx"), screen.write().unwrap()).unwrap();
+    }
+    for (input, output) in [
+        ("sprite.pid", "sprite.pid.png"),
+        ("screen.pcx", "screen.pcx.png"),
+    ] {
+        let run = levelkit(d, &["convert", input, output]);
+        assert_eq!(run.code, 0, "{run:?}");
+        let what = format!("levelkit convert {input} {output}");
+        check_golden(
+            output,
+            &fs::read(d.join(output)).unwrap(),
+            Compare::Bytes,
+            &what,
+        );
+    }
+}
+
 #[test]
 fn batch_and_single_json_reports_hold_every_warning() {
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    let dir = tempfile::tempdir().unwrap();
+    let samples = common::samples();
+    let dir = common::tempdir();
     let input = dir.path().join("in");
     std::fs::create_dir(&input).unwrap();
     for name in ["a.wings", "b.wings"] {
@@ -1732,7 +1965,7 @@ fn batch_and_single_json_reports_hold_every_warning() {
 #[test]
 fn pictures_convert_to_png_and_back_byte_for_byte() {
     use levelkit::formats::pid::{pcx::Pcx, samples};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let sprite = samples::sprite().write().unwrap();
     let gruntz = samples::sprite_with_palette().write().unwrap();
@@ -1870,12 +2103,11 @@ fn pictures_convert_to_png_and_back_byte_for_byte() {
 
 #[test]
 fn corpus_pids_convert_to_png_and_back_through_the_cli() {
-    let Some(root) = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty()) else {
-        eprintln!("LEVELKIT_CORPUS unset: skipping real PID files");
+    let Some(root) = common::corpus("the real PID files") else {
         return;
     };
-    let pid_dir = PathBuf::from(root).join("wap32/pid");
-    let dir = tempfile::tempdir().unwrap();
+    let pid_dir = root.join("wap32/pid");
+    let dir = common::tempdir();
     for name in ["PERFECT.PID", "FRAME043.PID"] {
         let input = pid_dir.join(name);
         let png = dir.path().join(format!("{name}.png"));

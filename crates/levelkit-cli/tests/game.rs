@@ -3,39 +3,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn levelkit(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("levelkit runs")
-}
-
-fn text(out: &[u8]) -> String {
-    String::from_utf8_lossy(out).into_owned()
-}
-
-fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
-
-fn ok(out: &Output) {
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-}
+use common::{levelkit, ok, samples};
 
 #[test]
 fn the_rez_and_its_extracted_folder_render_the_same_pixels() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let level = samples().join("claw-like.wwd");
     let rez = samples().join("claw.rez");
@@ -43,15 +19,16 @@ fn the_rez_and_its_extracted_folder_render_the_same_pixels() {
     ok(&levelkit(d, &["extract", rez, "game"]));
     // Packed again from the folder, the archive lists the same files.
     ok(&levelkit(d, &["pack", "game", "again.rez"]));
-    let listed = |p: &str| text(&levelkit(d, &["ls", p]).stdout);
+    let listed = |p: &str| levelkit(d, &["ls", p]).out();
     assert_eq!(listed(rez), listed("again.rez"));
 
     let out = levelkit(d, &["render", level, "from-rez.png", "--game", rez]);
     ok(&out);
     assert!(
-        text(&out.stderr).contains("33 of 33 tile images, 120 of 120 object images"),
+        out.stderr
+            .contains("33 of 33 tile images, 120 of 120 object images"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     ok(&levelkit(
         d,
@@ -82,7 +59,7 @@ fn the_rez_and_its_extracted_folder_render_the_same_pixels() {
 
 #[test]
 fn tiled_gets_the_real_tiles_and_the_map_converts_back_exactly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let level = samples().join("claw-like.wwd");
     let rez = samples().join("claw.rez");
@@ -99,7 +76,7 @@ fn tiled_gets_the_real_tiles_and_the_map_converts_back_exactly() {
 
 #[test]
 fn missing_graphics_are_warnings_not_failures() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     fs::create_dir(d.join("empty")).unwrap();
     let level = samples().join("claw-like.wwd");
@@ -114,7 +91,7 @@ fn missing_graphics_are_warnings_not_failures() {
         ],
     );
     ok(&out);
-    let err = text(&out.stderr);
+    let err = out.stderr;
     assert!(err.contains("LEVEL1/TILES/ACTION"), "{err}");
     assert!(err.contains("0 of 33 tile images"), "{err}");
     // A game path that is neither a folder nor an archive is an error naming it.
@@ -128,13 +105,13 @@ fn missing_graphics_are_warnings_not_failures() {
             "nothing.rez",
         ],
     );
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("nothing.rez"));
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("nothing.rez"));
 }
 
 #[test]
 fn extract_to_png_gives_pngs_that_convert_back_to_the_same_pids() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let rez = samples().join("claw.rez");
     let rez = rez.to_str().unwrap();
@@ -167,7 +144,7 @@ fn extract_to_png_gives_pngs_that_convert_back_to_the_same_pids() {
 
 #[test]
 fn a_claw_map_in_tiled_has_its_sprites_and_converts_back_exactly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let level = samples().join("claw-like.wwd");
     let rez = samples().join("claw.rez");
@@ -193,12 +170,11 @@ fn a_claw_map_in_tiled_has_its_sprites_and_converts_back_exactly() {
 
 #[test]
 fn graal_npc_images_come_from_images_dir_with_a_warning_for_the_missing() {
-    let Some(corpus) = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty()) else {
-        eprintln!("SKIP: LEVELKIT_CORPUS is not set");
+    let Some(corpus) = common::corpus("the Graal NPC images test") else {
         return;
     };
-    let corpus = PathBuf::from(corpus).join("graal");
-    let dir = tempfile::tempdir().unwrap();
+    let corpus = corpus.join("graal");
+    let dir = common::tempdir();
     let d = dir.path();
     let level = corpus.join("expression-links/avalon7.graal");
     let images = corpus.join("images");
@@ -215,7 +191,7 @@ fn graal_npc_images_come_from_images_dir_with_a_warning_for_the_missing() {
         ],
     );
     ok(&out);
-    let err = text(&out.stderr);
+    let err = out.stderr;
     assert!(err.contains("\"waterani.gif\" was not found"), "{err}");
     assert!(!err.contains("pics1.png\" was not found"), "{err}");
     ok(&levelkit(
@@ -234,7 +210,7 @@ fn graal_npc_images_come_from_images_dir_with_a_warning_for_the_missing() {
 
 #[test]
 fn a_folder_extracted_to_png_draws_the_same_pixels_as_the_rez() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let level = samples().join("claw-like.wwd");
     let rez = samples().join("claw.rez");
@@ -243,9 +219,10 @@ fn a_folder_extracted_to_png_draws_the_same_pixels_as_the_rez() {
     let out = levelkit(d, &["render", level, "from-png.png", "--game", "png"]);
     ok(&out);
     assert!(
-        text(&out.stderr).contains("33 of 33 tile images, 120 of 120 object images"),
+        out.stderr
+            .contains("33 of 33 tile images, 120 of 120 object images"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     ok(&levelkit(
         d,
@@ -259,7 +236,7 @@ fn a_folder_extracted_to_png_draws_the_same_pixels_as_the_rez() {
 
 #[test]
 fn batch_turns_a_folder_of_pids_into_pngs_with_the_level_palette() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let d = dir.path();
     let rez = samples().join("claw.rez");
     ok(&levelkit(d, &["extract", rez.to_str().unwrap(), "raw"]));
@@ -280,9 +257,9 @@ fn batch_turns_a_folder_of_pids_into_pngs_with_the_level_palette() {
     assert!(
         // The ANI among them becomes an animated PNG (placeholder frames) since the conversion
         // pipeline offers every animation to PNG.
-        text(&out.stderr).contains("converted 41, failed 0, skipped 0"),
+        out.stderr.contains("converted 41, failed 0, skipped 0"),
         "{}",
-        text(&out.stderr)
+        out.stderr
     );
     assert!(d.join("pngs/LEVEL1/TILES/ACTION/001.png").is_file());
 }

@@ -5,37 +5,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{levelkit, png_size};
 use levelkit::formats::graal::gmap;
 use levelkit::strings::LineEnding;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn levelkit(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("levelkit runs");
-    Run {
-        code: out.status.code().expect("exited"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn temp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("levelkit-gmap-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A 3 × 2 world with a hole at (2,1), as CRLF with quoted names, and its levels except
 /// `w_1_1.nw`. Returns the gmap's bytes and the levels written.
@@ -56,60 +33,54 @@ fn world(dir: &Path) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
     (bytes, written)
 }
 
-/// Width and height from a PNG's header.
-fn png_size(bytes: &[u8]) -> (u32, u32) {
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
-    (word(16), word(20))
-}
-
 #[test]
 fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
-    let dir = temp("info");
-    world(&dir);
-    let info = levelkit(&dir, &["info", "w.gmap"]);
+    let tmp = common::tempdir();
+    let dir = tmp.path();
+    world(dir);
+    let info = levelkit(dir, &["info", "w.gmap"]);
     assert_eq!(info.code, 0, "{}", info.stderr);
-    assert!(info.stdout.contains("gmap, GRMAP001"), "{}", info.stdout);
-    assert!(info.stdout.contains("width        3"), "{}", info.stdout);
-    assert!(info.stdout.contains("levels       5"), "{}", info.stdout);
+    assert!(info.out().contains("gmap, GRMAP001"), "{}", info.out());
+    assert!(info.out().contains("width        3"), "{}", info.out());
+    assert!(info.out().contains("levels       5"), "{}", info.out());
     assert!(
-        info.stdout.contains("level files  4 of 5 beside it"),
+        info.out().contains("level files  4 of 5 beside it"),
         "{}",
-        info.stdout
+        info.out()
     );
-    let json = levelkit(&dir, &["info", "--json", "w.gmap"]);
-    let record: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let json = levelkit(dir, &["info", "--json", "w.gmap"]);
+    let record: serde_json::Value = serde_json::from_str(json.out().trim()).unwrap();
     assert_eq!(record["format"], "gmap");
     assert_eq!(record["levels"], 5);
     assert_eq!(record["level_files_found"], 4);
-    let validate = levelkit(&dir, &["validate", "w.gmap"]);
-    assert_eq!(validate.code, 0, "{}", validate.stdout);
+    let validate = levelkit(dir, &["validate", "w.gmap"]);
+    assert_eq!(validate.code, 0, "{}", validate.out());
     assert!(
         validate
-            .stdout
+            .out()
             .contains("w.gmap: warning: gmap: level (1,1) w_1_1.nw: no such file beside the gmap"),
         "{}",
-        validate.stdout
+        validate.out()
     );
     assert!(
-        validate.stdout.contains("w.gmap: ok (1 warning)"),
+        validate.out().contains("w.gmap: ok (1 warning)"),
         "{}",
-        validate.stdout
+        validate.out()
     );
-    let dump = levelkit(&dir, &["dump", "w.gmap"]);
+    let dump = levelkit(dir, &["dump", "w.gmap"]);
     assert!(
-        dump.stdout.contains("  0: w_0_0.nw  w_1_0.nw  w_2_0.nw"),
+        dump.out().contains("  0: w_0_0.nw  w_1_0.nw  w_2_0.nw"),
         "{}",
-        dump.stdout
+        dump.out()
     );
     assert!(
-        dump.stdout.contains("  1: w_0_1.nw  w_1_1.nw  -"),
+        dump.out().contains("  1: w_0_1.nw  w_1_1.nw  -"),
         "{}",
-        dump.stdout
+        dump.out()
     );
     // The JSON document converts back to the same bytes.
-    let _ = levelkit(&dir, &["convert", "w.gmap", "w.json"]);
-    let back = levelkit(&dir, &["convert", "w.json", "again.gmap"]);
+    let _ = levelkit(dir, &["convert", "w.gmap", "w.json"]);
+    let back = levelkit(dir, &["convert", "w.json", "again.gmap"]);
     assert_eq!(back.code, 0, "{}", back.stderr);
     assert_eq!(
         std::fs::read(dir.join("again.gmap")).unwrap(),
@@ -119,10 +90,8 @@ fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
 
 /// The Tiled oracle script, or `None` (with a SKIP line) when Tiled is not installed.
 fn tiled_oracle() -> Option<PathBuf> {
-    let dir = std::env::var_os("LEVELKIT_ORACLES").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracles"),
-        PathBuf::from,
-    );
+    let dir = std::env::var_os("LEVELKIT_ORACLES")
+        .map_or_else(|| common::root().join("../shared/oracles"), PathBuf::from);
     let script = dir.join("tiled_oracle.sh");
     let found = Command::new("sh")
         .args(["-c", "command -v tmxrasterizer && command -v tiled"])
@@ -137,10 +106,11 @@ fn tiled_oracle() -> Option<PathBuf> {
 
 #[test]
 fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() {
-    let dir = temp("world");
-    let (gmap_bytes, levels) = world(&dir);
+    let tmp = common::tempdir();
+    let dir = tmp.path();
+    let (gmap_bytes, levels) = world(dir);
     std::fs::create_dir_all(dir.join("out")).unwrap();
-    let run = levelkit(&dir, &["convert", "w.gmap", "out/w.world"]);
+    let run = levelkit(dir, &["convert", "w.gmap", "out/w.world"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr
@@ -229,7 +199,7 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
     }
     // And back: the same gmap, and each level in its own format with the same bytes.
     std::fs::create_dir_all(dir.join("back")).unwrap();
-    let run = levelkit(&dir, &["convert", "out/w.world", "back/w.gmap"]);
+    let run = levelkit(dir, &["convert", "out/w.world", "back/w.gmap"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(std::fs::read(dir.join("back/w.gmap")).unwrap() == gmap_bytes);
     for (name, bytes) in &levels {
@@ -238,17 +208,18 @@ fn a_gmap_becomes_a_tiled_world_that_tiled_loads_and_comes_back_byte_for_byte() 
     }
     assert!(!dir.join("back/w_1_1.nw").exists());
     // Other targets are usage errors.
-    let run = levelkit(&dir, &["convert", "out/w.world", "back/w.nw"]);
+    let run = levelkit(dir, &["convert", "out/w.world", "back/w.nw"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
-    let run = levelkit(&dir, &["convert", "w_0_0.nw", "x.world"]);
+    let run = levelkit(dir, &["convert", "w_0_0.nw", "x.world"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
 
 #[test]
 fn render_draws_the_whole_overworld_scaled_to_fit() {
-    let dir = temp("render");
-    world(&dir);
-    let run = levelkit(&dir, &["render", "w.gmap", "w.png", "--max-size", "600"]);
+    let tmp = common::tempdir();
+    let dir = tmp.path();
+    world(dir);
+    let run = levelkit(dir, &["render", "w.gmap", "w.png", "--max-size", "600"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr.contains("level (1,1) w_1_1.nw"),
@@ -259,7 +230,7 @@ fn render_draws_the_whole_overworld_scaled_to_fit() {
         png_size(&std::fs::read(dir.join("w.png")).unwrap()),
         (3 * 171, 2 * 171)
     );
-    let run = levelkit(&dir, &["render", "w.gmap", "big.png"]);
+    let run = levelkit(dir, &["render", "w.gmap", "big.png"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // 3 columns into the default 4096: divisor 1 would be 3072 wide.
     assert_eq!(
@@ -270,11 +241,12 @@ fn render_draws_the_whole_overworld_scaled_to_fit() {
 
 #[test]
 fn batch_mode_takes_gmaps_like_other_files() {
-    let dir = temp("batch");
+    let tmp = common::tempdir();
+    let dir = tmp.path();
     let levels = dir.join("levels");
     std::fs::create_dir_all(&levels).unwrap();
     world(&levels);
-    let run = levelkit(&dir, &["convert", "levels", "--to", "json", "--out", "out"]);
+    let run = levelkit(dir, &["convert", "levels", "--to", "json", "--out", "out"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let json = std::fs::read(dir.join("out/w.json")).unwrap();
     let back = levelkit::document::Model::from_json(&json).unwrap();

@@ -3,27 +3,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use std::fs;
+
+use common::levelkit;
 use levelkit::formats::rez::{Rez, RezIndex, samples};
 use serde_json::Value;
 
-fn levelkit(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("levelkit runs")
-}
-
-fn text(out: &[u8]) -> String {
-    String::from_utf8_lossy(out).into_owned()
-}
-
 fn sample_dir() -> (tempfile::TempDir, Vec<u8>) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let bytes = samples::sample().write().unwrap();
     fs::write(dir.path().join("CLAW.REZ"), &bytes).unwrap();
     (dir, bytes)
@@ -34,8 +23,8 @@ fn ls_lists_every_file_or_one_directory() {
     let (dir, bytes) = sample_dir();
     let index = RezIndex::read(&bytes).unwrap();
     let out = levelkit(dir.path(), &["ls", "CLAW.REZ"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<String> = out.out().lines().map(str::to_owned).collect();
     let expected: Vec<String> = index.files().into_iter().map(|(p, _)| p).collect();
     assert_eq!(lines, expected);
     assert_eq!(lines.len(), 28);
@@ -44,8 +33,9 @@ fn ls_lists_every_file_or_one_directory() {
         dir.path(),
         &["ls", "--json", "CLAW.REZ", "level1\\tiles\\back"],
     );
-    assert_eq!(out.status.code(), Some(0));
-    let records: Vec<Value> = text(&out.stdout)
+    assert_eq!(out.code, 0);
+    let records: Vec<Value> = out
+        .out()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -57,23 +47,19 @@ fn ls_lists_every_file_or_one_directory() {
     assert_eq!(records[0]["offset"], file.pos);
 
     let out = levelkit(dir.path(), &["ls", "-l", "CLAW.REZ", "STATES/NOTES.TXT"]);
-    let line = text(&out.stdout);
+    let line = out.out();
     assert!(line.trim_end().ends_with("STATES/NOTES.TXT"), "{line}");
     assert!(line.contains("1998-"), "{line}");
 
     let out = levelkit(dir.path(), &["ls", "CLAW.REZ", "NO/SUCH"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("no such file or directory"));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("no such file or directory"));
     fs::write(dir.path().join("BAD.REZ"), &bytes[..bytes.len() - 1]).unwrap();
     let out = levelkit(dir.path(), &["ls", "BAD.REZ"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("BAD.REZ"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("BAD.REZ"), "{}", out.stderr);
     let out = levelkit(dir.path(), &["ls"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
 }
 
 #[test]
@@ -81,7 +67,7 @@ fn extract_writes_the_files_as_they_are_and_never_overwrites_without_force() {
     let (dir, bytes) = sample_dir();
     let rez = Rez::read(&bytes).unwrap();
     let out = levelkit(dir.path(), &["extract", "CLAW.REZ", "out"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code, 0, "{}", out.stderr);
     for (path, file) in rez.files() {
         let got = fs::read(dir.path().join("out").join(&path)).unwrap();
         assert_eq!(got, file.data.0, "{path}");
@@ -94,27 +80,23 @@ fn extract_writes_the_files_as_they_are_and_never_overwrites_without_force() {
     // Again: refused, and nothing changed.
     fs::write(dir.path().join("out/README"), b"edited").unwrap();
     let out = levelkit(dir.path(), &["extract", "CLAW.REZ", "out"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("--force"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("--force"), "{}", out.stderr);
     assert_eq!(fs::read(dir.path().join("out/README")).unwrap(), b"edited");
     let out = levelkit(dir.path(), &["extract", "--force", "CLAW.REZ", "out"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code, 0);
     assert_ne!(fs::read(dir.path().join("out/README")).unwrap(), b"edited");
 
     // One directory, one file.
     let out = levelkit(dir.path(), &["extract", "CLAW.REZ", "one", "claw/anis"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code, 0);
     assert!(dir.path().join("one/CLAW/ANIS/IDLE.ANI").is_file());
     assert!(!dir.path().join("one/LEVEL1").exists());
     let out = levelkit(
         dir.path(),
         &["extract", "CLAW.REZ", "two", "MUSIC/THEME.XMI"],
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code, 0);
     assert_eq!(
         fs::read(dir.path().join("two/MUSIC/THEME.XMI")).unwrap(),
         rez.find("MUSIC/THEME.XMI").unwrap().data.0
@@ -122,8 +104,8 @@ fn extract_writes_the_files_as_they_are_and_never_overwrites_without_force() {
     // With --to png, files that are not PID images (and the sample's placeholder PIDs, which
     // are not images) are written as they are, each PID with a warning.
     let out = levelkit(dir.path(), &["extract", "--to", "png", "CLAW.REZ", "png"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("written as it is"));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("written as it is"));
     assert_eq!(
         fs::read(dir.path().join("png/MUSIC/THEME.XMI")).unwrap(),
         rez.find("MUSIC/THEME.XMI").unwrap().data.0
@@ -132,7 +114,7 @@ fn extract_writes_the_files_as_they_are_and_never_overwrites_without_force() {
 
 #[test]
 fn extract_refuses_names_that_would_leave_the_folder() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     // An archive whose file is named `..`: the builder refuses that name, so edit the model.
     let mut b = levelkit::formats::rez::Builder::new();
     b.add("A/XX", b"evil".to_vec()).unwrap();
@@ -143,19 +125,15 @@ fn extract_refuses_names_that_would_leave_the_folder() {
     evil[at..at + 2].copy_from_slice(b"..");
     fs::write(dir.path().join("EVIL.REZ"), &evil).unwrap();
     let out = levelkit(dir.path(), &["extract", "EVIL.REZ", "out"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("not extracting"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("not extracting"), "{}", out.stderr);
     assert!(!dir.path().join("out").exists());
     assert!(!dir.path().join("A").exists());
 }
 
 #[test]
 fn pack_then_extract_gives_the_same_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let src = dir.path().join("src");
     let files: [(&str, Vec<u8>); 5] = [
         ("LEVEL1/TILES/ACTION/001.PID", vec![1; 300]),
@@ -171,7 +149,7 @@ fn pack_then_extract_gives_the_same_files() {
     }
     fs::create_dir_all(src.join("EMPTY")).unwrap();
     let out = levelkit(dir.path(), &["pack", "src", "GAME.REZ"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code, 0, "{}", out.stderr);
     let bytes = fs::read(dir.path().join("GAME.REZ")).unwrap();
     let rez = Rez::read(&bytes).unwrap();
     assert!(
@@ -182,13 +160,13 @@ fn pack_then_extract_gives_the_same_files() {
     assert_eq!(rez.files().len(), 5);
     // Packing again is refused, then allowed with --force, and gives the same bytes.
     let out = levelkit(dir.path(), &["pack", "src", "GAME.REZ"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, 1);
     let out = levelkit(dir.path(), &["pack", "--force", "src", "GAME.REZ"]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code, 0);
     assert_eq!(fs::read(dir.path().join("GAME.REZ")).unwrap(), bytes);
 
     let out = levelkit(dir.path(), &["extract", "GAME.REZ", "back"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code, 0, "{}", out.stderr);
     for (path, data) in &files {
         assert_eq!(&fs::read(dir.path().join("back").join(path)).unwrap(), data);
     }
@@ -200,11 +178,11 @@ fn pack_then_extract_gives_the_same_files() {
     assert_eq!(info["files"], 5);
     assert_eq!(info["types"]["PID"], 2);
     let out = levelkit(dir.path(), &["convert", "GAME.REZ", "GAME.json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code, 0, "{}", out.stderr);
     let out = levelkit(dir.path(), &["convert", "GAME.json", "AGAIN.REZ"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(fs::read(dir.path().join("AGAIN.REZ")).unwrap(), bytes);
 
     let out = levelkit(dir.path(), &["pack", "nothing-here", "X.REZ"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.code, 1);
 }

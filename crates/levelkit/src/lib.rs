@@ -62,8 +62,8 @@ pub mod scene;
 pub mod strings;
 pub mod tilemap;
 
-#[cfg(test)]
-mod testutil;
+#[doc(hidden)]
+pub mod testutil;
 
 pub use error::{Error, ErrorKind, Location, Result, Severity, Warning};
 pub use limits::Limits;

@@ -722,13 +722,8 @@ fn large_star_is_fast() {
 #[test]
 fn large_self_intersecting_polygon_is_fast() {
     // 1000 scattered points in a plane, joined in random order: almost no proper ears.
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut rand = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = crate::common::Rng(0x2545_f491_4f6c_dd1d);
+    let mut rand = move || (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
     let poly: Vec<[f64; 2]> = (0..1000).map(|_| [rand(), rand()]).collect();
     let tris = time_it("1000 scattered points", &flat(&poly));
     check_combinatorial(poly.len(), &tris).unwrap();

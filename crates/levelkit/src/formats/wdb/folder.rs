@@ -1533,17 +1533,10 @@ mod tests {
         }
     }
 
-    /// Deterministic pseudo-random bytes (xorshift).
+    /// Deterministic pseudo-random bytes (the tests' xorshift, [`crate::testutil::Rng`]).
     fn noise(seed: u64, len: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
+        let mut rng = crate::testutil::Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        (0..len).map(|_| rng.next() as u8).collect()
     }
 
     #[test]

@@ -127,21 +127,5 @@ pub fn assert_gltf_valid(script: &Path, path: &Path) -> bool {
     true
 }
 
-/// Xorshift64 for the garbage and mutation sweeps: a fixed seed gives the same sequence on every
-/// run, so a failing sweep repeats. The seed must not be 0.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+/// The seeded random source of the sweeps: the library's one (`levelkit::testutil::Rng`).
+pub use levelkit::testutil::Rng;
