@@ -10,9 +10,10 @@
 //! registry without a row here (and so without a sample or corpus file in this matrix) fails
 //! `every_readable_format_is_in_the_matrix`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use levelkit::Format;
 use levelkit::assets::Folder;
@@ -24,9 +25,6 @@ use levelkit_wasm::api::Workspace;
 /// The files one conversion wrote: the main output (if any) and the side files, by name.
 type Files = (Option<Vec<u8>>, BTreeMap<String, Vec<u8>>);
 
-fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 /// Whether a file is a document (not a picture or other asset that documents draw from).
 fn is_document(path: &Path) -> bool {
@@ -39,7 +37,7 @@ fn is_document(path: &Path) -> bool {
 
 /// The samples, then the smallest corpus file of each format.
 fn inputs() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(samples_dir())
+    let mut out: Vec<PathBuf> = std::fs::read_dir(common::samples())
         .into_iter()
         .flatten()
         .flatten()
@@ -50,7 +48,7 @@ fn inputs() -> Vec<PathBuf> {
     let Some(corpus) = std::env::var_os("LEVELKIT_CORPUS").map(PathBuf::from) else {
         return out;
     };
-    let mut smallest: BTreeMap<Format, (u64, PathBuf)> = BTreeMap::new();
+    let mut candidates: BTreeMap<Format, Vec<(u64, PathBuf)>> = BTreeMap::new();
     let mut stack = vec![corpus.clone()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
@@ -69,17 +67,51 @@ fn inputs() -> Vec<PathBuf> {
             let Some(format) = levelkit::sniff(&bytes, name) else {
                 continue;
             };
-            if !format.info().readable || format == Format::Rez {
-                continue;
-            }
-            let len = bytes.len() as u64;
-            if smallest.get(&format).is_none_or(|(l, p)| (len, &path) < (*l, p)) {
-                smallest.insert(format, (len, path));
+            if format.info().readable && format != Format::Rez {
+                candidates
+                    .entry(format)
+                    .or_default()
+                    .push((bytes.len() as u64, path));
             }
         }
     }
-    out.extend(smallest.into_values().map(|(_, p)| p));
+    // The smallest that reads and converts to every target without options (the corpus keeps
+    // broken files on purpose, and a PID without a palette of its own needs `--palette`); the
+    // files passed over are printed with the reason.
+    let smallest = candidates.into_values().filter_map(|mut files| {
+        files.sort();
+        files.into_iter().map(|(_, p)| p).find(|p| match converts_plainly(p) {
+            Ok(()) => true,
+            Err(why) => {
+                eprintln!("matrix: passed over {}: {why}", p.display());
+                false
+            }
+        })
+    });
+    out.extend(smallest);
     out
+}
+
+/// Whether a file reads and its document converts to every target it offers with the default
+/// options, by the library.
+fn converts_plainly(path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let folder = Folder::of_file(path);
+    let model = Model::read_with(&bytes, Some(name), &levelkit::Limits::default(), &mut |n| {
+        use levelkit::assets::Assets as _;
+        folder.read(n).map(std::borrow::Cow::into_owned)
+    })
+    .map_err(|e| e.to_string())?;
+    for target in model.targets() {
+        let options = Options {
+            output_name: Some(format!("out.{}", target.extension())),
+            ..Options::default()
+        };
+        convert_file(&bytes, name, target, &options, &folder)
+            .map_err(|f| format!("to {}: {f}", target.name()))?;
+    }
+    Ok(())
 }
 
 /// The library's conversion.
@@ -97,23 +129,17 @@ fn by_library(input: &Path, target: Format, out_name: &str) -> Files {
 
 /// The CLI's conversion, read back from the files it wrote.
 fn by_cli(input: &Path, target: Format, out_name: &str, expect: &Files) -> Files {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let output = dir.path().join(out_name);
-    let run = Command::new(env!("CARGO_BIN_EXE_levelkit"))
-        .args(["convert"])
-        .arg(input)
-        .arg(&output)
-        .args(["--to", target.name()])
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "levelkit convert {} {} --to {}: {}",
-        input.display(),
-        output.display(),
-        target.name(),
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let args: [&std::ffi::OsStr; 5] = [
+        "convert".as_ref(),
+        input.as_os_str(),
+        output.as_os_str(),
+        "--to".as_ref(),
+        target.name().as_ref(),
+    ];
+    let run = common::levelkit(dir.path(), &args);
+    assert_eq!(run.code, 0, "levelkit convert {} --to {}: {run:?}", input.display(), target.name());
     let main = expect.0.as_ref().map(|_| std::fs::read(&output).unwrap());
     let side = expect
         .1
@@ -127,19 +153,22 @@ fn by_cli(input: &Path, target: Format, out_name: &str, expect: &Files) -> Files
     (main, side)
 }
 
-/// The viewer's conversion: the input dropped with the pictures (and other non-documents)
-/// beside it; a V-Chat world's `../images/` too.
+/// The viewer's conversion: the input dropped with the files beside it (an overworld's levels,
+/// a level's pictures), a V-Chat world's `../images/` too; not a game archive (REZ), which the
+/// viewer would draw a WWD level with (the CLI's `--game`).
 fn by_wasm(input: &Path, target: Format) -> Files {
     let mut ws = Workspace::new();
     let dir = input.parent().unwrap();
     let mut folders = vec![dir.to_path_buf()];
-    if let Some(images) = dir.parent().map(|p| p.join("images")) {
+    if target_is_vchat(input)
+        && let Some(images) = dir.parent().map(|p| p.join("images"))
+    {
         folders.push(images);
     }
     for folder in folders {
         for entry in std::fs::read_dir(folder).into_iter().flatten().flatten() {
             let path = entry.path();
-            if path.is_file() && !is_document(&path) && path.extension().is_none_or(|e| e != "rez") {
+            if path.is_file() && path.extension().is_none_or(|e| e != "rez") {
                 ws.add(
                     path.file_name().unwrap().to_str().unwrap(),
                     std::fs::read(&path).unwrap(),
@@ -156,6 +185,13 @@ fn by_wasm(input: &Path, target: Format) -> Files {
         .convert(&ws, target.name())
         .unwrap_or_else(|e| panic!("{} -> {} (wasm): {e}", input.display(), target.name()));
     (done.main, done.side.into_iter().collect())
+}
+
+/// A V-Chat world, whose textures are in `../images/`.
+fn target_is_vchat(input: &Path) -> bool {
+    input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wdb"))
 }
 
 fn summary(files: &Files) -> String {

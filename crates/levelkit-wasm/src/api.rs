@@ -14,7 +14,6 @@ use levelkit::document::animation::{self, Rendered};
 use levelkit::document::convert::{self, Converted, Options};
 use levelkit::document::maps::{self, MapArt};
 use levelkit::document::textures::{self, Asset};
-use levelkit::document::tiles::Tiles;
 use levelkit::document::{Model, assets, image as picture};
 use levelkit::registry::Common;
 use levelkit::tilemap::TileMap;
@@ -107,8 +106,9 @@ impl Workspace {
         })
     }
 
-    /// Run `job` with the dropped files as the document's assets: atlases named after a
-    /// tileset's image set (`pics1.png`), the game's REZ for a WWD level, images, textures.
+    /// Run `job` with the options the viewer converts with: the dropped files are the
+    /// document's assets (atlases named after a tileset's image set, `pics1.png`; images;
+    /// textures), and a dropped REZ is the game's files a WWD level is drawn with.
     fn with_options<T>(
         &self,
         output_name: Option<String>,
@@ -125,7 +125,6 @@ impl Workspace {
         };
         let options = Options {
             output_name,
-            tiles: Some(Tiles::Optional(&self.files)),
             game: index.as_ref().map(|i| i as &dyn Assets),
             ..Options::default()
         };

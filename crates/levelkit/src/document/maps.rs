@@ -40,6 +40,20 @@ fn gather(
             }
             (atlases, any)
         }
+        // Without user tiles, an atlas named after a tileset's image set beside the document
+        // (Graal's `pics1.png`) draws it; other tilesets are generated (made on first use when
+        // `lazy`).
+        (_, None) => {
+            let beside = Tiles::Optional(assets);
+            let mut any = false;
+            let mut atlases = Vec::with_capacity(map.tilesets.len());
+            for (i, ts) in map.tilesets.iter().enumerate() {
+                let (image, user) = tiles::atlas(ts, i, Some(&beside))?;
+                any |= user;
+                atlases.push((user || !lazy).then_some(image));
+            }
+            (atlases, any)
+        }
         (_, _) if lazy => (vec![None; map.tilesets.len()], false),
         (_, tiles) => {
             let (atlases, any) = tiles::atlases(map, tiles)?;

@@ -228,7 +228,10 @@ pub fn render_png(gmap: &Gmap, options: &Options<'_>, assets: &dyn Assets) -> Re
             let images = match &atlases {
                 Some((n, images)) if *n == names => images.clone(),
                 _ => {
-                    let (list, user) = tiles::atlases(&map, options.tiles.as_ref())?;
+                    // Without user tiles, an atlas beside the gmap named after the image set.
+                    let beside = tiles::Tiles::Optional(assets);
+                    let tiles = options.tiles.as_ref().unwrap_or(&beside);
+                    let (list, user) = tiles::atlases(&map, Some(tiles))?;
                     let images: BTreeMap<String, Image> = if user {
                         names.iter().cloned().zip(list).collect()
                     } else {

@@ -14,6 +14,9 @@
 //! * or **files that may hold atlases** (the files dropped on a page): an atlas named after the
 //!   set where there is one, generated tiles elsewhere, and no error when there is none.
 //!
+//! Without user tiles, the conversion looks for atlases the third way among the document's own
+//! assets: a Graal level beside `pics1.png` is drawn with it.
+//!
 //! Names compare case-insensitively (`Action` finds `ACTION/`). The set name of a WWD tileset is
 //! the part after the `/` in its name (`Action/ACTION` → `ACTION`); a Graal tileset's is `pics1`.
 
