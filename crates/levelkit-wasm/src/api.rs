@@ -627,18 +627,26 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "room.wmp and world.wdb differ from their goldens in this native test (cause not \
-                found yet); the browser test compares the page's .glb with the CLI's, and they \
-                are equal"]
     fn textured_scenes_convert_to_the_cli_golden_gltf_byte_for_byte() {
         // This build deflates without C zlib; the goldens were written by the CLI, which has
-        // it: the embedded PNG textures must still be the same bytes.
+        // it: the embedded PNG textures must still be the same bytes. (This test was ignored
+        // for a while because room.wmp and world.wdb "differed": `samples()` leaves the texture
+        // files out, so the workspace had none and the scenes came out untextured.)
         let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
-        let all = samples();
-        let textures: Vec<_> = all
-            .iter()
-            .filter(|(n, _)| n.ends_with(".gif") || n.ends_with(".bmp"))
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+        let textures: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "gif" || x == "bmp"))
+            .filter_map(|e| {
+                Some((
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).ok()?,
+                ))
+            })
             .collect();
+        assert!(textures.len() >= 2, "the sample textures are missing");
         let mut ws = Workspace::new();
         for (n, b) in &textures {
             ws.add(n, b.clone());
@@ -654,9 +662,7 @@ mod tests {
                     std::fs::read(e.path()).ok()?,
                 ))
             })
-            // world.wdb differs from its golden here (not yet understood; its .glb from the page
-            // equals the CLI's in the browser test).
-            .filter(|(n, _)| ["cube.wings", "room.wmp"].contains(&n.as_str()))
+            .filter(|(n, _)| ["cube.wings", "room.wmp", "world.wdb"].contains(&n.as_str()))
         {
             ws.add(&name, bytes);
             let doc = ws
