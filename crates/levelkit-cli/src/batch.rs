@@ -141,14 +141,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         .map(|(i, _)| i)
         .collect();
     // Tiled maps share their tilesets: each distinct one written once, under `--out`.
-    let tiled = targets
-        .iter()
-        .any(|t| {
-            matches!(
-                t.format(),
-                levelkit::Format::Tmx | levelkit::Format::Tmj | levelkit::Format::TiledWorld
-            )
-        });
+    let tiled = targets.iter().any(|t| {
+        matches!(
+            t.format(),
+            levelkit::Format::Tmx | levelkit::Format::Tmj | levelkit::Format::TiledWorld
+        )
+    });
     let shared = tiled.then(|| Shared::new(out_dir, args.force, args.tiles.as_deref()));
     // One task per input, converting it to every target: the file is read and parsed once.
     let mut groups: Vec<Vec<usize>> = Vec::new();

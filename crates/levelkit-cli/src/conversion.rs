@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::anyhow;
 use levelkit::Format;
+use levelkit::Limits;
 use levelkit::assets::{Assets, Chain, Folder};
 use levelkit::document::convert::{self, Converted, Direction, SharedTilesets};
 use levelkit::document::options::{GraalVersion, Palette};
 use levelkit::document::tiles::Tiles;
 use levelkit::document::{Model, Options, image};
-use levelkit::Limits;
 
 use crate::archive::Archive;
 use crate::files::{self, display_name, is_stdio};
@@ -109,8 +109,8 @@ fn open(target: &Target) -> anyhow::Result<Opened> {
             TilesSource::Folder(Folder::new(path)),
         )),
         Some(path) => {
-            let bytes = std::fs::read(path)
-                .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
+            let bytes =
+                std::fs::read(path).map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
             Some((path.display().to_string(), TilesSource::Image(bytes)))
         }
         None => None,
@@ -164,7 +164,9 @@ pub fn convert_with_side_files(
 ) -> anyhow::Result<Converted> {
     let opened = open(target)?;
     let index = match &opened.game {
-        Some(GameSource::Archive(archive)) => Some(archive.index(target.game.as_deref().unwrap_or(Path::new("")))?),
+        Some(GameSource::Archive(archive)) => {
+            Some(archive.index(target.game.as_deref().unwrap_or(Path::new("")))?)
+        }
         _ => None,
     };
     let game: Option<&dyn Assets> = match (&opened.game, &index) {
@@ -188,7 +190,9 @@ pub fn convert_with_side_files(
     sources.extend(extra.as_ref().map(|f| f as &dyn Assets));
     let assets = Chain(sources);
     let options = Options {
-        output_name: output.and_then(|o| o.file_name()).map(|n| n.to_string_lossy().into_owned()),
+        output_name: output
+            .and_then(|o| o.file_name())
+            .map(|n| n.to_string_lossy().into_owned()),
         compress: target.compress,
         graal_version: target.graal_version,
         palette: opened.palette,
@@ -258,9 +262,14 @@ pub fn load(input: &Path, target: &Target) -> anyhow::Result<Model> {
         palette,
         ..Options::default()
     };
-    let (model, warnings) =
-        convert::read_for(&bytes, name.as_deref(), Some(target.format), &options, assets)
-            .map_err(|e| anyhow!(e).context(display_name(input)))?;
+    let (model, warnings) = convert::read_for(
+        &bytes,
+        name.as_deref(),
+        Some(target.format),
+        &options,
+        assets,
+    )
+    .map_err(|e| anyhow!(e).context(display_name(input)))?;
     for w in &warnings {
         crate::report(w);
     }
@@ -305,7 +314,6 @@ pub fn write_converted(
     }
     Ok((written, converted))
 }
-
 
 /// Report a conversion's notes on stderr, one line each.
 pub fn report_notes(notes: &[String]) {

@@ -102,7 +102,10 @@ pub fn target_of(args: &ConvertArgs, format: Format) -> anyhow::Result<Target> {
 /// Refuse the animation flags where they do not apply.
 fn check_animation_flags(model: &Model, format: Format, args: &ConvertArgs) -> anyhow::Result<()> {
     let picture = matches!(format, Format::Gif | Format::Png);
-    let (gani, ani) = (model.format() == Format::Gani, model.format() == Format::Ani);
+    let (gani, ani) = (
+        model.format() == Format::Gani,
+        model.format() == Format::Ani,
+    );
     // --images also finds Graal levels' NPC pictures; --dir is for ganis only.
     let level = matches!(model.format(), Format::GraalLevel | Format::Nw);
     if (args.dir.is_some() || (args.images.is_some() && !level)) && !(gani && picture) {
@@ -111,8 +114,7 @@ fn check_animation_flags(model: &Model, format: Format, args: &ConvertArgs) -> a
              those and to Graal levels",
         ));
     }
-    if (args.frames.is_some() && !(ani && picture)) || (args.sheet && !((ani || gani) && picture))
-    {
+    if (args.frames.is_some() && !(ani && picture)) || (args.sheet && !((ani || gani) && picture)) {
         return Err(usage(
             "--frames and --sheet apply to animations (.ani) converted to .gif or .png",
         ));
@@ -187,7 +189,9 @@ fn convert_and_report(
         write_converted(model, target, input, output, force, None, &mut notes).map(|(_, c)| c)
     };
     match &result {
-        Ok(converted) if json => println!("{}", json_report(converted, target, input, output, notes)),
+        Ok(converted) if json => {
+            println!("{}", json_report(converted, target, input, output, notes))
+        }
         _ => crate::conversion::report_notes(&notes),
     }
     let converted = result?;

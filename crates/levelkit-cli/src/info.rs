@@ -83,7 +83,12 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
 /// For a gmap read from a file: how many of its level files are beside it, of how many.
 fn levels_found(path: &std::path::Path, model: &Model) -> Option<(usize, usize)> {
     match model {
-        Model::Gmap(g) if !files::is_stdio(path) => Some(levelkit::document::overworld::levels_found(g, &levelkit::assets::Folder::of_file(path))),
+        Model::Gmap(g) if !files::is_stdio(path) => {
+            Some(levelkit::document::overworld::levels_found(
+                g,
+                &levelkit::assets::Folder::of_file(path),
+            ))
+        }
         _ => None,
     }
 }
@@ -95,13 +100,12 @@ fn textures_found(path: &std::path::Path, model: &Model) -> Option<(usize, usize
         Model::Wdb(w) if !files::is_stdio(path) => {
             let world = files::world_of_adf(path).ok().flatten();
             let dir = files::input_dir(world.as_deref().unwrap_or(path));
-            let missing = levelkit::document::assets::vchat_missing_files(
-                w,
-                &mut |n: &str| {
-                    use levelkit::assets::Assets as _;
-                    levelkit::assets::Folder::new(&dir).read(n).map(std::borrow::Cow::into_owned)
-                },
-            )
+            let missing = levelkit::document::assets::vchat_missing_files(w, &mut |n: &str| {
+                use levelkit::assets::Assets as _;
+                levelkit::assets::Folder::new(&dir)
+                    .read(n)
+                    .map(std::borrow::Cow::into_owned)
+            })
             .len();
             let named = w.summary().textures;
             Some((named.saturating_sub(missing), named))

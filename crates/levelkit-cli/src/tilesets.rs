@@ -76,8 +76,7 @@ impl Shared {
                 std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
             }
             files::write_output_with(&path, &bytes, self.force, false)?;
-            self.bytes
-                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+            self.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
         }
         Ok(())
     }

@@ -40,9 +40,11 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<u8> {
                         findings.extend(levelkit::document::assets::vchat_missing_files(
                             w,
                             &mut |n: &str| {
-                    use levelkit::assets::Assets as _;
-                    levelkit::assets::Folder::new(&dir).read(n).map(std::borrow::Cow::into_owned)
-                },
+                                use levelkit::assets::Assets as _;
+                                levelkit::assets::Folder::new(&dir)
+                                    .read(n)
+                                    .map(std::borrow::Cow::into_owned)
+                            },
                         ));
                     }
                     (Some(model.format()), Ok(findings))

@@ -10,6 +10,8 @@
 //! registry without a row here (and so without a sample or corpus file in this matrix) fails
 //! `every_readable_format_is_in_the_matrix`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::BTreeMap;
@@ -24,7 +26,6 @@ use levelkit_wasm::api::Workspace;
 
 /// The files one conversion wrote: the main output (if any) and the side files, by name.
 type Files = (Option<Vec<u8>>, BTreeMap<String, Vec<u8>>);
-
 
 /// Whether a file is a document (not a picture or other asset that documents draw from).
 fn is_document(path: &Path) -> bool {
@@ -80,13 +81,16 @@ fn inputs() -> Vec<PathBuf> {
     // files passed over are printed with the reason.
     let smallest = candidates.into_values().filter_map(|mut files| {
         files.sort();
-        files.into_iter().map(|(_, p)| p).find(|p| match converts_plainly(p) {
-            Ok(()) => true,
-            Err(why) => {
-                eprintln!("matrix: passed over {}: {why}", p.display());
-                false
-            }
-        })
+        files
+            .into_iter()
+            .map(|(_, p)| p)
+            .find(|p| match converts_plainly(p) {
+                Ok(()) => true,
+                Err(why) => {
+                    eprintln!("matrix: passed over {}: {why}", p.display());
+                    false
+                }
+            })
     });
     out.extend(smallest);
     out
@@ -139,7 +143,13 @@ fn by_cli(input: &Path, target: Format, out_name: &str, expect: &Files) -> Files
         target.name().as_ref(),
     ];
     let run = common::levelkit(dir.path(), &args);
-    assert_eq!(run.code, 0, "levelkit convert {} --to {}: {run:?}", input.display(), target.name());
+    assert_eq!(
+        run.code,
+        0,
+        "levelkit convert {} --to {}: {run:?}",
+        input.display(),
+        target.name()
+    );
     let main = expect.0.as_ref().map(|_| std::fs::read(&output).unwrap());
     let side = expect
         .1
@@ -283,7 +293,10 @@ const FORMATS_COVERED: &[(Format, &str)] = &[
     (Format::Pid, "corpus wap32/"),
     (Format::Pal, "corpus wap32/ (a .PAL in a REZ)"),
     (Format::Pcx, "corpus wap32/"),
-    (Format::Rez, "samples/claw.rez (its own tests: `ls`, `extract`, `pack`)"),
+    (
+        Format::Rez,
+        "samples/claw.rez (its own tests: `ls`, `extract`, `pack`)",
+    ),
     (Format::Json, "every sample's JSON target"),
     (Format::Tmx, "the Tiled targets, read back in tests/cli.rs"),
     (Format::Tmj, "the Tiled targets, read back in tests/cli.rs"),

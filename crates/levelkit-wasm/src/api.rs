@@ -638,7 +638,11 @@ mod tests {
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| e.path().extension().is_some_and(|x| x == "gif" || x == "bmp"))
+            .filter(|e| {
+                e.path()
+                    .extension()
+                    .is_some_and(|x| x == "gif" || x == "bmp")
+            })
             .filter_map(|e| {
                 Some((
                     e.file_name().to_string_lossy().into_owned(),

@@ -14,7 +14,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (input, output) = (Path::new(input), Path::new(output));
     let target = Format::from_path_name(output.to_str().ok_or("OUT: not UTF-8")?)
         .ok_or("OUT: an extension levelkit writes")?;
-    let name = input.file_name().and_then(|n| n.to_str()).ok_or("IN: a file")?;
+    let name = input
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or("IN: a file")?;
     // The files the document names (textures, tilesets, levels, images) are beside it.
     let assets = Folder::of_file(input);
     let options = Options {

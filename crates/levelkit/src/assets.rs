@@ -137,9 +137,7 @@ impl Dropped {
 
     /// The files' names (as added) and bytes, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[u8])> {
-        self.files
-            .values()
-            .map(|(n, b)| (n.as_str(), b.as_slice()))
+        self.files.values().map(|(n, b)| (n.as_str(), b.as_slice()))
     }
 }
 
@@ -218,7 +216,10 @@ impl Folder {
             return Some(exact);
         }
         let mut at = self.root.clone();
-        let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        let parts: Vec<&str> = rel
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
         for (i, part) in parts.iter().enumerate() {
             let last = i + 1 == parts.len();
             if *part == ".." {

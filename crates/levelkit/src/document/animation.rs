@@ -28,8 +28,8 @@ use crate::export::anim::{
     GifOptions, SheetExtras, SheetOptions, to_apng, to_gif, to_sprite_sheet_with,
 };
 use crate::formats::ani::{self, Ani};
-use crate::formats::graal::gani::{Gani, render};
 pub use crate::formats::graal::gani::render::Rendered;
+use crate::formats::graal::gani::{Gani, render};
 use crate::limits::Limits;
 use crate::registry::Format;
 
@@ -203,7 +203,8 @@ pub fn gani(
             None => done.main = Some(made.main),
         }
     }
-    done.report.insert("outputs".to_owned(), Value::Array(outputs));
+    done.report
+        .insert("outputs".to_owned(), Value::Array(outputs));
     done.notes = notes;
     Ok(done)
 }

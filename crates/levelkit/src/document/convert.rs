@@ -154,8 +154,7 @@ fn converts(from: Format, common: Option<Common>, to: Format) -> bool {
         Some(Common::TileMap) => info.exchange && info.common == Some(Common::TileMap),
         // Every 3D document becomes glTF and OBJ, and, through the scene, Wings and V-Chat.
         Some(Common::Scene) => {
-            (info.exchange && info.common == Some(Common::Scene))
-                || matches!(to, F::Wings | F::Wdb)
+            (info.exchange && info.common == Some(Common::Scene)) || matches!(to, F::Wings | F::Wdb)
         }
         _ => false,
     }
@@ -188,12 +187,16 @@ fn not_convertible(model: &Model, target: Format) -> Failure {
     let from = model.format().name();
     let info = target.info();
     let why = if info.exchange && info.common == Some(Common::Scene) && !model.is_3d() {
-        format!("a {from} file is not a 3D model; it cannot become {}", target.name())
-    } else if info.exchange
-        && info.common == Some(Common::TileMap)
-        && model.to_tilemap().is_none()
+        format!(
+            "a {from} file is not a 3D model; it cannot become {}",
+            target.name()
+        )
+    } else if info.exchange && info.common == Some(Common::TileMap) && model.to_tilemap().is_none()
     {
-        format!("a {from} file is not a tile map; it cannot become {}", target.name())
+        format!(
+            "a {from} file is not a tile map; it cannot become {}",
+            target.name()
+        )
     } else {
         match model.convert_to(target) {
             // The model's own reason (a Tiled map made from a Graal level is not a WWD one).

@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::Model;
+use crate::assets::Assets;
 use crate::error::Warning;
 use crate::export::png::{self, Image, PlacedImage};
-use crate::assets::Assets;
 use crate::formats::wwd;
 use crate::tilemap::{Layer, TileMap, sprites};
 

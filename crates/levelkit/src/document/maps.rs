@@ -13,6 +13,10 @@ use crate::export::tiled;
 use crate::registry::Format;
 use crate::tilemap::TileMap;
 
+/// What [`gather`] found: the atlases (`None`: generated, made on first use), whether any is
+/// the user's or the game's, and the object images by object id.
+type Gathered = (Vec<Option<Image>>, bool, Vec<(u32, PlacedImage)>);
+
 /// The pictures `map` (the tile map of `model`) is drawn with: one atlas per tileset (`None`
 /// where it is generated and `lazy`, to be made on first use), whether any is the user's or the
 /// game's, and the object images, from [`Options::tiles`], [`Options::game`] and the NPC
@@ -24,7 +28,7 @@ fn gather(
     assets: &dyn Assets,
     lazy: bool,
     notes: &mut Vec<String>,
-) -> Result<(Vec<Option<Image>>, bool, Vec<(u32, PlacedImage)>)> {
+) -> Result<Gathered> {
     let (mut atlases, mut user_tiles) = match (model, options.tiles.as_ref()) {
         // A Tiled map draws with the images it references (relative to its folder).
         (Model::Tiled(doc), None) => {
@@ -147,14 +151,10 @@ pub fn map_conversion(
             })?;
             tiles::atlas(ts, i, options.tiles.as_ref())
         };
-        let user = shared.tilesets.attach(
-            map,
-            atlases,
-            target,
-            &shared.up,
-            &mut tiled_options,
-            &make,
-        )?;
+        let user =
+            shared
+                .tilesets
+                .attach(map, atlases, target, &shared.up, &mut tiled_options, &make)?;
         if let Some(name) = options.tiles.as_ref().and_then(Tiles::name)
             && !user
         {
@@ -202,7 +202,12 @@ pub struct MapArt {
 /// A tile map as a PNG preview (`format` PNG) or a Tiled map (TMX or TMJ) whose tileset images
 /// are side files `<stem>.tileset<i>.png`; with no `stem` (one self-contained output) the map
 /// is written without tileset images.
-pub fn map_files(map: &TileMap, format: Format, art: MapArt, stem: Option<&str>) -> Result<Converted> {
+pub fn map_files(
+    map: &TileMap,
+    format: Format,
+    art: MapArt,
+    stem: Option<&str>,
+) -> Result<Converted> {
     if format == Format::Png {
         let mut options = png::RenderOptions {
             scale: png::Scale::Fit,
@@ -280,4 +285,3 @@ pub fn map_files(map: &TileMap, format: Format, art: MapArt, stem: Option<&str>)
         ..Converted::default()
     })
 }
-

@@ -19,9 +19,9 @@ pub mod models;
 pub mod options;
 pub mod overworld;
 mod scene;
+pub mod textures;
 mod tiled;
 pub mod tiles;
-pub mod textures;
 pub mod tilesets;
 pub mod world;
 

@@ -193,4 +193,3 @@ pub fn find_image<'a>(
             .map(Cow::into_owned),
     }
 }
-

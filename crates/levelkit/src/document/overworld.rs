@@ -114,7 +114,8 @@ pub fn to_tiled_world(
         done.notes.append(&mut notes);
         match converted {
             Ok(level) => {
-                done.side.push((m.file_name.clone(), level.main.unwrap_or_default()));
+                done.side
+                    .push((m.file_name.clone(), level.main.unwrap_or_default()));
                 done.side.extend(level.side);
                 present.insert(m.file_name.clone(), true);
             }
@@ -131,9 +132,7 @@ pub fn to_tiled_world(
     if options.shared.is_none() {
         done.side.extend(shared.take_files());
     }
-    done.main = Some(world.to_json(&mut |m| {
-        present.get(&m.file_name).copied().unwrap_or(false)
-    })?);
+    done.main = Some(world.to_json(&mut |m| present.get(&m.file_name).copied().unwrap_or(false))?);
     Ok(done)
 }
 

@@ -31,10 +31,7 @@ pub fn kind(name: &str, bytes: &[u8]) -> Option<&'static str> {
 /// Whether files of `format` are what other documents draw from rather than documents to show
 /// among several dropped together: pictures (PNG, GIF) and game archives (REZ).
 pub fn is_asset_format(format: Option<Format>) -> bool {
-    matches!(
-        format,
-        None | Some(Format::Png | Format::Gif | Format::Rez)
-    )
+    matches!(format, None | Some(Format::Png | Format::Gif | Format::Rez))
 }
 
 /// A dropped file that is not a levelkit document but that the viewer shows: an image, or a
@@ -261,4 +258,3 @@ fn safe_name(name: &str) -> String {
         })
         .collect()
 }
-

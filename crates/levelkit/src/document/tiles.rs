@@ -66,7 +66,12 @@ impl Tiles<'_> {
 pub const IMAGE_EXTENSIONS: [&str; 6] = ["png", "bmp", "gif", "jpg", "jpeg", "tga"];
 
 fn malformed(message: String) -> Error {
-    Error::new(Format::Png, ErrorKind::Malformed, Location::default(), message)
+    Error::new(
+        Format::Png,
+        ErrorKind::Malformed,
+        Location::default(),
+        message,
+    )
 }
 
 /// Decode an image file's bytes (PNG, BMP, GIF, JPEG, TGA) to RGBA; `name` is for the message.

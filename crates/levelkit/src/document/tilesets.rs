@@ -203,7 +203,12 @@ impl Shared {
 }
 
 fn failed(message: String) -> Error {
-    Error::new(Format::Tmx, ErrorKind::Malformed, Location::default(), message)
+    Error::new(
+        Format::Tmx,
+        ErrorKind::Malformed,
+        Location::default(),
+        message,
+    )
 }
 
 /// The once-cell of `key`, made on first use.

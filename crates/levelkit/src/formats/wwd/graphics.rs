@@ -29,10 +29,10 @@ use std::collections::BTreeMap;
 
 use super::model::{DrawFlags, Object, Wwd};
 use crate::anim::Sprite;
+use crate::assets::Assets;
 use crate::error::{Location, Warning};
 use crate::formats::pid::png::pid_from_png;
 use crate::formats::pid::{Palette, Pid};
-use crate::assets::Assets;
 use crate::limits::Limits;
 use crate::registry::Format;
 
