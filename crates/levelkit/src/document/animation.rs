@@ -37,9 +37,9 @@ use crate::registry::Format;
 const OTHER_EXTENSIONS: [&str; 3] = ["png", "gif", "bmp"];
 
 /// A usage error: the options ask for what this conversion cannot make.
-fn usage(message: &str) -> Failure {
+fn usage(format: Format, message: &str) -> Failure {
     Failure {
-        error: Error::unsupported(Format::Png, Location::default(), message),
+        error: Error::unsupported(format, Location::default(), message),
         not_convertible: true,
         notes: Vec::new(),
     }
@@ -71,11 +71,13 @@ fn files(
 fn check_sheet(format: Format, options: &Options<'_>) -> std::result::Result<(), Failure> {
     if options.sheet && format != Format::Png {
         return Err(usage(
+            format,
             "--sheet writes a PNG sprite sheet; name a .png output",
         ));
     }
     if options.sheet && options.output_name.is_none() {
         return Err(usage(
+            format,
             "--sheet writes a JSON table beside the sheet; name an output file",
         ));
     }
@@ -160,6 +162,7 @@ pub fn gani(
     };
     if drawn.len() > 1 && options.output_name.is_none() {
         return Err(usage(
+            format,
             "a gani with four directions writes four files; name an output file or choose one \
              direction",
         ));
