@@ -13,7 +13,7 @@ use levelkit::document::{Model, assets, game, image as picture};
 use levelkit::export::png::{self, Image};
 use levelkit::formats::graal::gani::render::{self, Rendered};
 use levelkit::formats::rez::RezIndex;
-use levelkit::formats::wmp::wad::{self, WadFile};
+use levelkit::formats::wad::{self, WadFile};
 use levelkit::registry::{Common, FORMATS};
 use levelkit::tilemap::{TileMap, Tileset};
 use levelkit::{Error, Format, Limits, Warning};

@@ -35,7 +35,6 @@ pub mod samples;
 mod scene;
 pub(crate) use scene::engine_transform;
 pub mod text;
-pub mod wad;
 
 pub use level::{Block, Entity, EntityKind, Face, Group, Level, Settings, Transform};
 
@@ -156,7 +155,10 @@ pub fn wed_palette(file: &WmpText) -> Option<Vec<u8>> {
 /// Give the materials of a level's scene ([`to_scene`]) the textures of the same name found in
 /// `wads` (first match wins), and rescale their faces' texture coordinates from
 /// [`DEFAULT_TEXTURE_SIZE`] to the real size. Returns how many materials got a texture.
-pub fn attach_wad_textures(scene: &mut crate::scene::Scene, wads: &[wad::Wad]) -> usize {
+pub fn attach_wad_textures(
+    scene: &mut crate::scene::Scene,
+    wads: &[crate::formats::wad::Wad],
+) -> usize {
     use crate::scene::{Texture, TextureSource};
     let mut sizes: Vec<Option<(f64, f64)>> = vec![None; scene.materials.len()];
     for (m, material) in scene.materials.iter_mut().enumerate() {
