@@ -58,6 +58,7 @@ pub mod io;
 pub mod limits;
 pub mod registry;
 pub mod scene;
+pub(crate) mod serde_bytes;
 pub mod strings;
 pub mod tilemap;
 

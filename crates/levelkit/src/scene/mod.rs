@@ -408,7 +408,7 @@ pub enum TextureSource {
         /// Bytes per pixel, 1–4.
         channels: u8,
         /// `width * height * channels` bytes.
-        #[serde(with = "hex_bytes")]
+        #[serde(with = "crate::serde_bytes::hex")]
         data: Vec<u8>,
     },
     /// An encoded image file (as a glTF holds it).
@@ -416,41 +416,11 @@ pub enum TextureSource {
         /// `image/png` or `image/jpeg`.
         mime_type: String,
         /// The file's bytes.
-        #[serde(with = "hex_bytes")]
+        #[serde(with = "crate::serde_bytes::hex")]
         data: Vec<u8>,
     },
     /// A file referenced by path or URI, as the source wrote it.
     File(String),
-}
-
-/// Bytes as a hex string in JSON (compact and diffable enough for dumps).
-mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        let mut out = String::with_capacity(bytes.len() * 2);
-        for b in bytes {
-            out.push_str(&format!("{b:02x}"));
-        }
-        s.serialize_str(&out)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(d)?;
-        let digits = text.as_bytes();
-        if digits.len() % 2 != 0 {
-            return Err(serde::de::Error::custom("odd number of hex digits"));
-        }
-        digits
-            .chunks(2)
-            .map(|pair| {
-                std::str::from_utf8(pair)
-                    .ok()
-                    .and_then(|p| u8::from_str_radix(p, 16).ok())
-                    .ok_or_else(|| serde::de::Error::custom("bad hex digit"))
-            })
-            .collect()
-    }
 }
 
 /// A light. Its position and direction come from its node.
