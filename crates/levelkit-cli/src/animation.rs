@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Format;
 use levelkit::anim::Sprite;
+use levelkit::anim::{GifOptions, SheetOptions, to_apng, to_gif, to_sprite_sheet};
 use levelkit::document::Model;
-use levelkit::export::anim::{GifOptions, SheetOptions, to_apng, to_gif, to_sprite_sheet};
 use levelkit::formats::ani;
 
 use crate::cli::ConvertArgs;

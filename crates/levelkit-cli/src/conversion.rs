@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Format;
 use levelkit::document::{Model, convert};
-use levelkit::export::{png, tiled};
 use levelkit::formats::graal::binary::Version as GraalVersion;
 use levelkit::registry::Common;
+use levelkit::{picture as png, tiled};
 
 use crate::files::{self, is_stdio};
 use crate::tilesets::{Atlas, Shared};

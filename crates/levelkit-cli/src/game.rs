@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use levelkit::document::Model;
 use levelkit::document::game::{LevelArt, graal_npc_art, wwd_art};
-use levelkit::export::png::PlacedImage;
 use levelkit::formats::wwd::graphics::GameFiles;
+use levelkit::picture::PlacedImage;
 use levelkit::tilemap::TileMap;
 
 use crate::archive::Archive;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Format;
 use levelkit::anim::Sprite;
-use levelkit::export::anim::{
+use levelkit::anim::{
     GifOptions, SheetExtras, SheetOptions, to_apng, to_gif, to_sprite_sheet_with,
 };
 use levelkit::formats::graal::gani::{self, render};

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use levelkit::export::png::{self, Image};
+use levelkit::picture::{self as png, Image};
 use levelkit::tilemap::{TileMap, Tileset};
 
 /// Decode an image file's bytes (PNG, BMP, GIF, JPEG, TGA) to RGBA.
@@ -196,7 +196,7 @@ pub fn none_found(tiles: &Path, map: &TileMap) -> anyhow::Error {
 /// The images a Tiled map references (paths relative to the map's folder), by tileset index;
 /// tilesets whose image is missing or unreadable are left out (they render generated tiles).
 pub fn referenced(
-    images: &BTreeMap<usize, levelkit::export::tiled::TilesetImage>,
+    images: &BTreeMap<usize, levelkit::tiled::TilesetImage>,
     map_dir: &Path,
 ) -> BTreeMap<usize, Image> {
     images

@@ -31,8 +31,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{Context as _, anyhow};
 use levelkit::Format;
-use levelkit::export::png::{self, Image};
-use levelkit::export::tiled::{self, TiledOptions, TilesetImage};
+use levelkit::picture::{self as png, Image};
+use levelkit::tiled::{self, TiledOptions, TilesetImage};
 use levelkit::tilemap::{TileMap, Tileset};
 
 use crate::files;

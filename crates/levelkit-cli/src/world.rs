@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use levelkit::document::Model;
 use levelkit::document::world::{self, World};
-use levelkit::export::png::{self, Image};
 use levelkit::formats::graal::gmap::Gmap;
+use levelkit::picture::{self as png, Image};
 use levelkit::{Format, Warning};
 
 use crate::conversion::{Target, convert, write_converted};

@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
+use levelkit::anim::{self as export, GifOptions, SheetOptions};
 use levelkit::anim::{Animation, Sprite};
-use levelkit::export::anim::{self as export, GifOptions, SheetOptions};
 use levelkit::formats::ani::{self, Ani};
 
 fn main() {

@@ -51,15 +51,17 @@ pub mod document;
 pub(crate) mod encoding;
 pub mod error;
 pub mod etf;
-pub mod export;
 pub mod formats;
-pub mod import;
+pub mod gltf;
 pub mod io;
 pub mod limits;
+pub mod obj;
+pub mod picture;
 pub mod registry;
 pub mod scene;
 pub(crate) mod serde_bytes;
 pub mod strings;
+pub mod tiled;
 pub mod tilemap;
 
 #[cfg(test)]

@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 use super::Model;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::export::png::{self, Image, PlacedImage};
-use crate::export::{gltf, obj, tiled};
 use crate::formats::graal::binary::{self as graal, Version as GraalVersion};
 use crate::formats::wwd::WriteOptions;
+use crate::picture::{self as png, Image, PlacedImage};
 use crate::registry::Format;
 use crate::scene::Scene;
 use crate::tilemap::TileMap;
+use crate::{gltf, obj, tiled};
 
 /// What a conversion produces: the output's bytes and the files that go beside it (file name,
 /// bytes): a Tiled map's tileset images, a `.gltf`'s buffer and textures, an OBJ's MTL.

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::Model;
 use crate::error::Warning;
-use crate::export::png::{self, Image, PlacedImage};
 use crate::formats::wwd::{self, graphics::GameFiles};
+use crate::picture::{self as png, Image, PlacedImage};
 use crate::tilemap::{Layer, TileMap, sprites};
 
 /// What a level needs to be drawn as the game draws it.

@@ -12,9 +12,9 @@ use std::io::Cursor;
 use crate::common::Rng;
 use crate::common::alloc::peak_during;
 
+use levelkit::anim::{self as export, GifOptions, SheetOptions};
 use levelkit::anim::{Animation, Builder, Frame, Sprite};
 use levelkit::document::Model;
-use levelkit::export::anim::{self as export, GifOptions, SheetOptions};
 use levelkit::formats::ani::{self, samples, *};
 use levelkit::strings::RawString;
 use levelkit::{ErrorKind, Format, Limits, Severity, sniff};

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{Rng, corpus_or_skip};
 
 use levelkit::anim::Sprite;
-use levelkit::export::anim::{self as export, GifOptions, SheetExtras, SheetOptions};
+use levelkit::anim::{self as export, GifOptions, SheetExtras, SheetOptions};
 use levelkit::formats::graal::gani::{self, Gani, render};
 use levelkit::{ErrorKind, Limits};
 
