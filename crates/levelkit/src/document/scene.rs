@@ -1,5 +1,5 @@
-//! A glTF, GLB or OBJ file as a document: the common 3D model read by `import::{gltf,obj}` and
-//! written by `export::{gltf,obj}`.
+//! A glTF, GLB or OBJ file as a document: the common 3D model read by `gltf::read` /
+//! `obj::read` and written by `gltf::write` / `obj::write`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,5 +1,6 @@
-//! A Tiled map (`.tmx`, `.tmj`) as a document: the common tile map read by `tiled`,
-//! written by `tiled`, and the way back to the level it was made from.
+//! A Tiled map (`.tmx`, `.tmj`) as a document: the common tile map read by `tiled::from_tmx`
+//! or `from_tmj`, written by `tiled::to_tmx` or `to_tmj`, and the way back to the level it was
+//! made from.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,13 +1,13 @@
-//! Wavefront OBJ + MTL: [`write`] a [`Scene`] and [`read`] it back.
+//! Wavefront OBJ + MTL: [`write()`] a [`Scene`] and [`read`] it back.
 //!
-//! * `write.rs`: [`write`] and its [`ObjOptions`];
+//! * `write.rs`: [`write()`] and its [`ObjOptions`];
 //! * `read.rs`: [`read`];
 //! * `extras.rs`: [`ILLUM_EXTRA`] and [`NI_EXTRA`], the material extras that keep MTL values, and
 //!   `srgb.rs`: the sRGB transfer function of vertex colours; what both need.
 //!
 //! # Writing
 //!
-//! [`write`]: a [`Scene`] to the main `.obj` file, a `<stem>.mtl` side file and
+//! [`write()`]: a [`Scene`] to the main `.obj` file, a `<stem>.mtl` side file and
 //! the texture images it names.
 //!
 //! Specs: the OBJ and MTL appendices of the Wavefront Advanced Visualizer manual (mirrored at
@@ -76,7 +76,7 @@
 //!
 //! # Reading
 //!
-//! [`read`]: OBJ + MTL into a [`Scene`], the way back from [`write`], and a
+//! [`read`]: OBJ + MTL into a [`Scene`], the way back from [`write()`], and a
 //! reader of what Blender, Wings 3D, Maya, 3ds Max and MeshLab write.
 //!
 //! Specs: the OBJ and MTL appendices of the Wavefront Advanced Visualizer manual (mirrored at

@@ -24,7 +24,7 @@ pub fn tileset_layout(tileset: &Tileset) -> (u32, u32) {
 }
 
 /// Generate a readable image of a tileset (see the module docs for the colours), laid out as
-/// [`tileset_layout`] says; [`Image::columns`] is set. Fails with [`ErrorKind::LimitExceeded`]
+/// [`tileset_layout`] says; [`Image::columns`] is set. Fails with [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded)
 /// when the image would be over [`DEFAULT_MAX_PIXELS`] (a tileset from a hostile file can ask for
 /// any size).
 pub fn tileset_image(tileset: &Tileset) -> Result<Image> {

@@ -28,7 +28,7 @@ pub struct Image {
     /// `width × height × 4` bytes.
     pub rgba: Vec<u8>,
     /// For a tileset image, tiles per row (what a TMX `columns` attribute needs); 0 for a map
-    /// render. A user-supplied tileset image in [`RenderOptions::tileset_images`] must set it.
+    /// render. A user-supplied tileset image in [`RenderOptions::tileset_images`](super::RenderOptions::tileset_images) must set it.
     pub columns: u32,
 }
 

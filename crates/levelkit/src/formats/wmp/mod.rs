@@ -11,7 +11,8 @@
 //! * [`geometry`]: A4 blocks from their planes, texture vectors where a dialect has none.
 //! * [`resolve`]: the group hierarchy applied, as WED does when it writes `$$M`.
 //! * [`to_scene`]: blocks, lights, models, sounds, paths and starts as a [`crate::scene::Scene`].
-//! * [`wad`]: texture WADs (WAD2 layout), for real textures when a level's WAD is found.
+//! * [`crate::formats::wad`] (beside this folder, as WMB and the viewer use it too): texture
+//!   WADs (WAD2 layout), for real textures when a level's WAD is found.
 //!
 //! ```
 //! use levelkit::formats::wmp::{self, text::{Dialect, WmpText}};

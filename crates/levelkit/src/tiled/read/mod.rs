@@ -29,7 +29,7 @@ use crate::tilemap::{
 pub struct TiledMap {
     /// The map.
     pub map: TileMap,
-    /// The [`super::write`] options that write the map back the way it was: the
+    /// The [`crate::tiled`] options that write the map back the way it was: the
     /// tileset images (every tileset with an `<image>`, by index) and the first tile layer's
     /// encoding.
     pub options: TiledOptions,
