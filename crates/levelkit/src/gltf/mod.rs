@@ -137,7 +137,7 @@
 //! let (back, _warnings) = read(&glb.main, &mut |_| None)?;
 //! assert_eq!(back.meshes[0].faces.len(), 1);
 //! assert_eq!(back.meshes[0].faces[0].corners.len(), 4); // the quad, not two triangles
-//! ## Ok::<(), levelkit::Error>(())
+//! # Ok::<(), levelkit::Error>(())
 //! ```
 
 mod glb;
