@@ -5,13 +5,13 @@
 #![no_main]
 
 use levelkit::Limits;
-use levelkit::export::{gltf, obj};
+use levelkit::{gltf, obj};
 use levelkit::formats::wings::Wings;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok((scene, _)) =
-        levelkit::import::gltf::read_with_limits(data, &mut |_| None, &Limits::strict())
+        levelkit::gltf::read_with_limits(data, &mut |_| None, &Limits::strict())
     else {
         return;
     };

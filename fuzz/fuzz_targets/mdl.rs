@@ -6,7 +6,7 @@
 #![no_main]
 
 use levelkit::Limits;
-use levelkit::export::gltf::{self, GltfOptions};
+use levelkit::gltf::{self, GltfOptions};
 use levelkit::formats::mdl::{self, Mdl};
 use libfuzzer_sys::fuzz_target;
 

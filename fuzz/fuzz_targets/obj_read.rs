@@ -4,12 +4,12 @@
 
 #![no_main]
 
-use levelkit::export::{gltf, obj};
+use levelkit::{gltf, obj};
 use levelkit::formats::wings::Wings;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok((scene, _)) = levelkit::import::obj::read(data, &mut |_| None) else {
+    let Ok((scene, _)) = levelkit::obj::read(data, &mut |_| None) else {
         return;
     };
     let _ = scene.validate();

@@ -1353,7 +1353,7 @@ fn gamestudio_levels_info_validate_dump_compile_and_export() {
     }
     // With the level's WAD beside it, the materials get their real textures.
     let pixels: Vec<u8> = (0..16 * 16).map(|i| (i % 256) as u8).collect();
-    let wad = levelkit::formats::wmp::wad::write_wad2(&[
+    let wad = levelkit::formats::wad::write_wad2(&[
         ("floor", 16, 16, &pixels),
         ("BRICK", 16, 16, &pixels),
     ]);

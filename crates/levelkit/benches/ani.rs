@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
+use levelkit::anim::{self as anim_write, GifOptions, SheetOptions};
 use levelkit::anim::{Animation, Sprite};
-use levelkit::export::anim::{self as export, GifOptions, SheetOptions};
 use levelkit::formats::ani::{self, Ani};
 
 fn main() {
@@ -110,7 +110,7 @@ fn gif_encode(bencher: Bencher) {
     bencher
         .counter(ItemsCount::new(anim.frames.len()))
         .bench(|| {
-            export::to_gif(divan::black_box(anim), &GifOptions::default())
+            anim_write::to_gif(divan::black_box(anim), &GifOptions::default())
                 .unwrap()
                 .main
                 .len()
@@ -123,7 +123,12 @@ fn apng_encode(bencher: Bencher) {
     let anim = &*PLAYED;
     bencher
         .counter(ItemsCount::new(anim.frames.len()))
-        .bench(|| export::to_apng(divan::black_box(anim)).unwrap().main.len());
+        .bench(|| {
+            anim_write::to_apng(divan::black_box(anim))
+                .unwrap()
+                .main
+                .len()
+        });
 }
 
 /// Sprite sheet (PNG and JSON table), in frames per second.
@@ -133,7 +138,7 @@ fn sheet_encode(bencher: Bencher) {
     bencher
         .counter(ItemsCount::new(anim.frames.len()))
         .bench(|| {
-            export::to_sprite_sheet(divan::black_box(anim), &SheetOptions::default())
+            anim_write::to_sprite_sheet(divan::black_box(anim), &SheetOptions::default())
                 .unwrap()
                 .main
                 .len()

@@ -14,10 +14,10 @@ use std::sync::LazyLock;
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
 use levelkit::document::game::wwd_art;
-use levelkit::export::png;
 use levelkit::formats::pid::{Palette, Pid};
 use levelkit::formats::rez::RezIndex;
 use levelkit::formats::wwd::{self, Wwd, game_sample, graphics};
+use levelkit::picture as png;
 
 fn main() {
     divan::main();

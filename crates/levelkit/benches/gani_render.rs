@@ -15,7 +15,7 @@ use divan::Bencher;
 use divan::counter::ItemsCount;
 use levelkit::Limits;
 use levelkit::anim::Sprite;
-use levelkit::export::anim::{GifOptions, to_gif};
+use levelkit::anim::{GifOptions, to_gif};
 use levelkit::formats::graal::gani::{self, Gani, render};
 
 fn main() {

@@ -9,8 +9,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use levelkit::export::gltf::{self, GltfOptions};
 use levelkit::formats::hmp::{self, Hmp, HmpVersion};
+use levelkit::gltf::{self, GltfOptions};
 
 fn main() {
     divan::main();

@@ -11,8 +11,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use levelkit::export::gltf::{self, GltfOptions};
 use levelkit::formats::mdl::{self, Mdl};
+use levelkit::gltf::{self, GltfOptions};
 
 fn main() {
     divan::main();

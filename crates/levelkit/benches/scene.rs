@@ -14,8 +14,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use levelkit::export::{gltf, obj};
 use levelkit::formats::wings::{self, Wings};
+use levelkit::{gltf, obj};
 
 mod common;
 
@@ -92,8 +92,7 @@ fn wings_to_obj(bencher: Bencher) {
 fn glb_to_wings(bencher: Bencher) {
     let glb = &*GLB;
     bencher.counter(BytesCount::new(glb.len())).bench(|| {
-        let (scene, _) =
-            levelkit::import::gltf::read(divan::black_box(glb), &mut |_| None).unwrap();
+        let (scene, _) = levelkit::gltf::read(divan::black_box(glb), &mut |_| None).unwrap();
         Wings::from_scene(&scene).unwrap().0.write().unwrap().len()
     });
 }

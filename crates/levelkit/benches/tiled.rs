@@ -20,10 +20,10 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use levelkit::export::png;
-use levelkit::export::tiled::{LayerEncoding, TiledOptions, to_tmj, to_tmx};
 use levelkit::formats::wwd::{self, WriteOptions};
-use levelkit::import::tiled::{from_tmj, from_tmx};
+use levelkit::picture as png;
+use levelkit::tiled::{LayerEncoding, TiledOptions, to_tmj, to_tmx};
+use levelkit::tiled::{from_tmj, from_tmx};
 
 fn main() {
     let i = &*INPUT;

@@ -10,8 +10,8 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use levelkit::export::gltf::{self, GltfOptions};
 use levelkit::formats::wmb;
+use levelkit::gltf::{self, GltfOptions};
 
 mod common;
 

@@ -13,8 +13,8 @@ use std::sync::LazyLock;
 use divan::Bencher;
 use divan::counter::BytesCount;
 use levelkit::Format;
-use levelkit::export::gltf::{self, GltfOptions};
 use levelkit::formats::wmp::{self, binary::Wmpb, text::WmpText};
+use levelkit::gltf::{self, GltfOptions};
 
 mod common;
 

@@ -18,6 +18,19 @@ use crate::registry::Format;
 use crate::scene::Scene;
 use crate::tilemap::TileMap;
 
+/// What an exporter that may write more than one file produces: the main file, the files it
+/// references by relative name (side-car buffers, textures, an OBJ's MTL), and what did not map.
+/// The library writes no files; the caller puts `side_files` beside the main one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExportFiles {
+    /// The main file's bytes.
+    pub main: Vec<u8>,
+    /// `(file name, bytes)` of each file the main one references, names relative to it.
+    pub side_files: Vec<(String, Vec<u8>)>,
+    /// What did not map.
+    pub warnings: Vec<Warning>,
+}
+
 /// Reads the files a document references (glTF buffers and images, an OBJ's MTL, textures) by
 /// their relative name; `None` when there is no such file. [`no_side_files`] for inputs with
 /// nothing beside them.

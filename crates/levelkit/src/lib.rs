@@ -5,7 +5,7 @@
 //! Data flows one way, and back the same road for writing:
 //!
 //! ```text
-//! bytes -> formats::<fmt>::read -> <fmt> model -> convert -> common model -> export -> bytes
+//! bytes -> formats::<fmt>::read -> <fmt> model -> convert -> common model -> tiled/gltf/obj/picture -> bytes
 //! ```
 //!
 //! * [`registry`]: every format, its extensions and magic bytes; [`registry::sniff`].
@@ -14,11 +14,13 @@
 //! * [`document`]: the any-format layer: [`document::Model`] holds a document of any format (its
 //!   JSON form is `levelkit dump --json`), reads it by sniffing, validates, summarises, dumps and
 //!   converts it, dispatching to each format's [`codec::Codec`].
-//! * [`export`] and [`import`]: common models to modern formats (Tiled, PNG, glTF/GLB, OBJ;
-//!   animations to GIF, APNG and sprite sheets) and back.
+//! * [`tiled`], [`gltf`], [`obj`]: the modern formats, one module each with its writer (from a
+//!   common model) and its reader (back to it) side by side; [`picture`]: PNG previews of tile
+//!   maps and generated tileset images.
 //! * [`tilemap`]: the common 2D model (layers, tilesets, objects, typed properties).
 //! * [`anim`]: the common animation model (frames of RGBA pixels on one canvas, each with a
-//!   duration) and its builder, which composes sprites placed by their offsets.
+//!   duration), its builder, which composes sprites placed by their offsets, and its writers (GIF,
+//!   APNG, sprite sheets).
 //! * [`scene`]: the common 3D model (node tree, n-gon meshes, materials, textures, lights,
 //!   cameras, animations), its validation and triangulation.
 //! * [`error`], [`limits`], [`io`], [`strings`]: the shared pieces: one error type with format,
@@ -52,14 +54,17 @@ pub mod document;
 pub(crate) mod encoding;
 pub mod error;
 pub mod etf;
-pub mod export;
 pub mod formats;
-pub mod import;
+pub mod gltf;
 pub mod io;
 pub mod limits;
+pub mod obj;
+pub mod picture;
 pub mod registry;
 pub mod scene;
+pub(crate) mod serde_bytes;
 pub mod strings;
+pub mod tiled;
 pub mod tilemap;
 
 #[doc(hidden)]

@@ -81,7 +81,7 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
         std::fs::write(dir.join(file), bytes)?;
     }
     // Tiled maps of small levels of every family, as TMX and TMJ.
-    use levelkit::export::tiled::{LayerEncoding, TiledOptions, to_tmj, to_tmx};
+    use levelkit::tiled::{LayerEncoding, TiledOptions, to_tmj, to_tmx};
     let dir = root.join("tiled_read");
     std::fs::create_dir_all(&dir)?;
     let maps = [
@@ -119,15 +119,15 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
     // 3D: the sample model as GLB, embedded .gltf and OBJ.
     let (scene, _) = levelkit::formats::wings::samples::cube()?.to_scene();
     let glb =
-        levelkit::export::gltf::write(&scene, &levelkit::export::gltf::GltfOptions::default())?;
-    let gltf = levelkit::export::gltf::write(
+        levelkit::gltf::write(&scene, &levelkit::gltf::GltfOptions::default())?;
+    let gltf = levelkit::gltf::write(
         &scene,
-        &levelkit::export::gltf::GltfOptions {
+        &levelkit::gltf::GltfOptions {
             binary: false,
-            ..levelkit::export::gltf::GltfOptions::default()
+            ..levelkit::gltf::GltfOptions::default()
         },
     )?;
-    let obj = levelkit::export::obj::write(&scene, &levelkit::export::obj::ObjOptions::default())?;
+    let obj = levelkit::obj::write(&scene, &levelkit::obj::ObjOptions::default())?;
     for (target, file, bytes) in [
         ("gltf_read", "cube.glb", glb.main),
         ("gltf_read", "cube.gltf", gltf.main),

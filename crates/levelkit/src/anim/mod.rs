@@ -1,9 +1,9 @@
 //! The common animation model: frames of RGBA pixels on one canvas, each with its duration in
-//! milliseconds, and whether the animation loops. Exporters ([`crate::export::anim`]: GIF,
-//! animated PNG, sprite sheets) take an [`Animation`]; legacy formats build one with a
+//! milliseconds, and whether the animation loops. [`to_gif`], [`to_apng`] and
+//! [`to_sprite_sheet`] (in `write.rs`) write an [`Animation`]; legacy formats build one with a
 //! [`Builder`].
 //!
-//! This module knows no format. A source places [`Sprite`]s: RGBA images with an offset, the
+//! The model knows no format. A source places [`Sprite`]s: RGBA images with an offset, the
 //! position of their top-left pixel relative to the animation's anchor point (the game object's
 //! position). A frame is a list of such placements, drawn in order with straight-alpha "over"
 //! compositing, so one frame can be one image (WAP32 ANI) or a stack of pieces (Graal `.gani`).
@@ -27,8 +27,39 @@
 //! assert_eq!(anim.total_duration_ms(), 150);
 //! # Ok::<(), levelkit::Error>(())
 //! ```
+//!
+//! # Writing
+//!
+//! [`Animation`]s are written as GIF, animated PNG (APNG) and sprite sheets (a PNG and a JSON frame table).
+//!
+//! * [`to_gif`]: with the `image` crate's GIF encoder (the `gif` crate underneath). Every frame is
+//!   the whole canvas, disposed to the background, so transparent pixels never show the frame
+//!   before. GIF keeps one transparent colour and 256 colours a frame: pixels with any alpha
+//!   are opaque, and a frame with more than 255 colours is quantised (NeuQuant, at
+//!   [`GifOptions::speed`]). Delays are centiseconds: each frame's delay is rounded so that the
+//!   running total stays within 5 ms of the exact one, and a delay under 2 cs becomes 2 cs
+//!   (browsers play 0 and 1 cs as 10 cs), with a warning; such a frame's extra time is not
+//!   taken from the frames after it.
+//! * [`to_apng`]: with the `png` crate's APNG support: exact pixels and millisecond delays
+//!   (denominator 1000; longer than 65.5 s in coarser units).
+//! * [`to_sprite_sheet`]: every frame in a grid, as a PNG, and a JSON frame table beside it in
+//!   the array form Aseprite and TexturePacker write (`frames[i].frame` `{x, y, w, h}` and
+//!   `duration` in ms; `meta.image`, `meta.size`), with `meta.anchor` and `meta.loop` added.
+//!   [`to_sprite_sheet_with`] lets the source add fields of its own ([`SheetExtras`]: a Graal
+//!   gani's sounds per frame and the animation that follows).
+//!
+//! A looping animation repeats forever; one that plays once is written to play once (GIF
+//! without a NETSCAPE loop block's repeat, APNG with one play).
 
 use serde::{Deserialize, Serialize};
+
+mod write;
+
+pub use write::{
+    Anchor, GIF_MIN_DELAY_CS, GifOptions, MAX_SHEET_BYTES, Rect, SheetExtras, SheetFrame,
+    SheetMeta, SheetOptions, SheetTable, Size, gif_delays, to_apng, to_gif, to_sprite_sheet,
+    to_sprite_sheet_with,
+};
 
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::limits::Limits;

@@ -23,8 +23,8 @@ use super::options::{Converted, Failure, Options, find_image};
 use crate::anim::{Animation, Sprite};
 use crate::assets::Assets;
 use crate::error::{Error, Location, Result, Warning};
-use crate::export::ExportFiles;
-use crate::export::anim::{
+use crate::codec::ExportFiles;
+use crate::anim::{
     GifOptions, SheetExtras, SheetOptions, to_apng, to_gif, to_sprite_sheet_with,
 };
 use crate::formats::ani::{self, Ani};

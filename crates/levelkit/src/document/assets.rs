@@ -6,7 +6,7 @@
 use super::Model;
 use crate::codec::Resolver;
 use crate::error::{Location, Severity, Warning};
-use crate::formats::wmp;
+use crate::formats::{wad, wmp};
 use crate::registry::Format;
 use crate::scene::{Scene, TextureSource};
 
@@ -224,7 +224,7 @@ fn wad_textures(
         let Some(bytes) = resolve(file) else {
             continue;
         };
-        match wmp::wad::read(&bytes, palette.as_deref()) {
+        match wad::read(&bytes, palette.as_deref()) {
             Ok(wad) => wads.push(wad),
             Err(e) => found.warnings.push(Warning {
                 format: Format::WmpText,
@@ -244,7 +244,7 @@ pub const TEXTURE_EXTENSIONS: [&str; 5] = ["pcx", "bmp", "tga", "png", "jpg"];
 
 /// An image file's pixels as a WAD texture: PCX through levelkit's own reader, BMP, TGA, PNG and
 /// JPEG through the `image` crate (TGA has no magic, so the extension picks its decoder).
-pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Option<wmp::wad::WadTexture> {
+pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Option<wad::WadTexture> {
     let (width, height, rgba) = if ext.eq_ignore_ascii_case("pcx") {
         let img = crate::formats::pid::pcx::Pcx::read(bytes)
             .ok()?
@@ -260,7 +260,7 @@ pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Option<wmp::w
         let rgba = img.to_rgba8();
         (rgba.width(), rgba.height(), rgba.into_raw())
     };
-    Some(wmp::wad::WadTexture {
+    Some(wad::WadTexture {
         name: name.to_owned(),
         width,
         height,
@@ -295,7 +295,7 @@ fn named_texture_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
     if textures.is_empty() {
         return 0;
     }
-    let wad = wmp::wad::Wad {
+    let wad = wad::Wad {
         textures,
         skipped: Vec::new(),
     };

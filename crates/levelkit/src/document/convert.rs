@@ -28,7 +28,7 @@ use super::Model;
 pub use super::options::{Converted, Direction, Failure, Options, SharedTilesets, find_image};
 use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::export::{gltf, obj};
+use crate::{gltf, obj};
 use crate::formats::graal::binary as graal;
 use crate::formats::wwd::WriteOptions;
 use crate::registry::{Common, FORMATS, Format};

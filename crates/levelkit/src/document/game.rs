@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::Model;
 use crate::assets::Assets;
 use crate::error::Warning;
-use crate::export::png::{self, Image, PlacedImage};
+use crate::picture::{self as png, Image, PlacedImage};
 use crate::formats::wwd;
 use crate::tilemap::{Layer, TileMap, sprites};
 

@@ -8,8 +8,8 @@ use super::options::{Converted, Options, find_image};
 use super::tiles::{self, Tiles};
 use crate::assets::Assets;
 use crate::error::{Error, Location, Result, Warning};
-use crate::export::png::{self, Image, PlacedImage};
-use crate::export::tiled;
+use crate::picture::{self as png, Image, PlacedImage};
+use crate::tiled;
 use crate::registry::Format;
 use crate::tilemap::TileMap;
 

@@ -15,7 +15,7 @@ use super::tilesets::Shared;
 use super::world::{self, World};
 use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::export::png::{self, Image};
+use crate::picture::{self as png, Image};
 use crate::formats::graal::gmap::Gmap;
 use crate::limits::Limits;
 use crate::registry::Format;

@@ -1,12 +1,12 @@
-//! A glTF, GLB or OBJ file as a document: the common 3D model read by `import::{gltf,obj}` and
-//! written by `export::{gltf,obj}`.
+//! A glTF, GLB or OBJ file as a document: the common 3D model read by `gltf::read` /
+//! `obj::read` and written by `gltf::write` / `obj::write`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::codec::ExportFiles;
 use crate::codec::{Codec, Resolver, summary_value};
 use crate::error::{Error, Location, Result, Warning};
-use crate::export::ExportFiles;
 use crate::limits::Limits;
 use crate::registry::Format;
 use crate::scene::Scene;
@@ -31,9 +31,9 @@ impl Codec for SceneDoc {
 
     fn read(format: Format, bytes: &[u8], _: &Limits, resolve: Resolver<'_>) -> Result<Self> {
         let (mut scene, warnings) = if format == Format::Obj {
-            crate::import::obj::read(bytes, &mut *resolve)?
+            crate::obj::read(bytes, &mut *resolve)?
         } else {
-            crate::import::gltf::read(bytes, &mut *resolve)?
+            crate::gltf::read(bytes, &mut *resolve)?
         };
         super::assets::embed_encoded_textures(&mut scene, resolve);
         Ok(SceneDoc {
@@ -84,16 +84,16 @@ impl Codec for SceneDoc {
 /// A scene as `format` (glTF with embedded buffers, GLB or OBJ), side files named after `stem`.
 pub fn export_scene(scene: &Scene, format: Format, stem: &str) -> Result<ExportFiles> {
     match format {
-        Format::Obj => crate::export::obj::write(
+        Format::Obj => crate::obj::write(
             scene,
-            &crate::export::obj::ObjOptions {
+            &crate::obj::ObjOptions {
                 triangulate: false,
                 stem: stem.to_owned(),
             },
         ),
-        Format::Gltf | Format::Glb => crate::export::gltf::write(
+        Format::Gltf | Format::Glb => crate::gltf::write(
             scene,
-            &crate::export::gltf::GltfOptions {
+            &crate::gltf::GltfOptions {
                 binary: format == Format::Glb,
                 embed: true,
                 stem: stem.to_owned(),

@@ -1,5 +1,6 @@
-//! A Tiled map (`.tmx`, `.tmj`) as a document: the common tile map read by `import::tiled`,
-//! written by `export::tiled`, and the way back to the level it was made from.
+//! A Tiled map (`.tmx`, `.tmj`) as a document: the common tile map read by `tiled::from_tmx`
+//! or `from_tmj`, written by `tiled::to_tmx` or `to_tmj`, and the way back to the level it was
+//! made from.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -7,11 +8,11 @@ use serde_json::Value;
 use super::Model;
 use crate::codec::{Codec, Resolver};
 use crate::error::{Error, Location, Result, Severity, Warning};
-use crate::export::tiled::{self, TiledOptions};
 use crate::formats::graal::nw;
 use crate::formats::wwd;
 use crate::limits::Limits;
 use crate::registry::Format;
+use crate::tiled::{self, TiledOptions};
 use crate::tilemap::{Layer, TileMap, sprites};
 
 /// A Tiled map file in the common model, with what re-writing and rendering it need.
@@ -93,9 +94,9 @@ impl Codec for TiledDoc {
     fn read(format: Format, bytes: &[u8], _: &Limits, resolve: Resolver<'_>) -> Result<Self> {
         // External tilesets (`source="…tsx"`) come through `resolve`, relative to the map.
         let read = if format == Format::Tmx {
-            crate::import::tiled::from_tmx_with(bytes, resolve)?
+            crate::tiled::from_tmx_with(bytes, resolve)?
         } else {
-            crate::import::tiled::from_tmj_with(bytes, resolve)?
+            crate::tiled::from_tmj_with(bytes, resolve)?
         };
         Ok(TiledDoc {
             format,

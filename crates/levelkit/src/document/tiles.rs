@@ -25,8 +25,8 @@ use std::collections::BTreeMap;
 
 use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::export::png::{self, Image};
-use crate::export::tiled::TilesetImage;
+use crate::picture::{self as png, Image};
+use crate::tiled::TilesetImage;
 use crate::formats::wwd::graphics::image_number;
 use crate::registry::Format;
 use crate::tilemap::{TileMap, Tileset};

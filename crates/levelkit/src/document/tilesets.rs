@@ -27,8 +27,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::export::png::{self, Image};
-use crate::export::tiled::{self, TiledOptions, TilesetImage};
+use crate::picture::{self as png, Image};
+use crate::tiled::{self, TiledOptions, TilesetImage};
 use crate::registry::Format;
 use crate::tilemap::{TileMap, Tileset};
 

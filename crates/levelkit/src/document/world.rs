@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::export::png::{Image, Rgba};
 use crate::formats::graal::gmap::{Gmap, LEVEL_PIXELS};
+use crate::picture::{Image, Rgba};
 use crate::registry::Format;
 
 const F: Format = Format::TiledWorld;
@@ -299,7 +299,7 @@ pub fn fit(columns: u32, rows: u32, max_size: u32) -> Option<(u32, u32)> {
 /// Draw the whole overworld in one image at most `max_size` pixels on its longer side.
 ///
 /// `level` renders one level (given its grid cell) downsampled by the divisor given (the
-/// levels' own renderer, `export::png::render` with `Scale::Divisor`); it answers `None` when
+/// levels' own renderer, `picture::render` with `Scale::Divisor`); it answers `None` when
 /// the level's file is missing, which is drawn grey with a warning naming the grid position,
 /// and an error for a level that does not read, which is drawn grey with the error as a
 /// warning. The grid is `WIDTH` × `HEIGHT`, grown to hold every name.
@@ -405,7 +405,7 @@ pub fn render_level(
     limits: &crate::limits::Limits,
     tileset_images: &BTreeMap<String, Image>,
 ) -> Result<Image> {
-    use crate::export::png::{RenderOptions, Scale, render};
+    use crate::picture::{RenderOptions, Scale, render};
     let model = super::Model::read(bytes, Some(name), limits)?;
     let Some((map, _)) = model.to_tilemap() else {
         return Err(Error::unsupported(

@@ -14,6 +14,7 @@ pub mod hmp;
 pub mod mdl;
 pub mod pid;
 pub mod rez;
+pub mod wad;
 pub mod wdb;
 pub mod wings;
 pub mod wmb;

@@ -97,7 +97,7 @@ impl Properties {
     ///
     /// Accepts an `int`, a `float` with no fractional part, and a `string` holding a decimal
     /// integer (or `0x` hex): Tiled keeps `int` properties in 32 bits, so the Tiled writers store
-    /// values outside `i32` as strings (see [`crate::export::tiled`]).
+    /// values outside `i32` as strings (see [`crate::tiled`]).
     pub fn get_int(&self, name: &str) -> Result<Option<i64>, PropertyError> {
         let Some(v) = self.get(name) else {
             return Ok(None);

@@ -12,9 +12,9 @@ use std::io::Cursor;
 use crate::common::Rng;
 use crate::common::alloc::peak_during;
 
+use levelkit::anim::{self as anim_write, GifOptions, SheetOptions};
 use levelkit::anim::{Animation, Builder, Frame, Sprite};
 use levelkit::document::Model;
-use levelkit::export::anim::{self as export, GifOptions, SheetOptions};
 use levelkit::formats::ani::{self, samples, *};
 use levelkit::strings::RawString;
 use levelkit::{ErrorKind, Format, Limits, Severity, sniff};
@@ -557,7 +557,7 @@ fn gif_reads_back_with_its_frames_and_delays() {
     use image::AnimationDecoder;
     use image::codecs::gif::GifDecoder;
     let anim = played();
-    let gif = export::to_gif(&anim, &GifOptions::default()).unwrap();
+    let gif = anim_write::to_gif(&anim, &GifOptions::default()).unwrap();
     assert!(gif.warnings.is_empty());
     assert!(gif.main.starts_with(b"GIF89a"));
     assert!(
@@ -595,7 +595,7 @@ fn gif_reads_back_with_its_frames_and_delays() {
         looping: false,
         ..anim.clone()
     };
-    let gif = export::to_gif(&once, &GifOptions::default()).unwrap();
+    let gif = anim_write::to_gif(&once, &GifOptions::default()).unwrap();
     assert!(!gif.main.windows(11).any(|w| w == b"NETSCAPE2.0"));
 }
 
@@ -614,11 +614,11 @@ fn gif_delays_keep_the_running_total() {
             .collect(),
         looping: true,
     };
-    let (d, w) = export::gif_delays(&anim(&[33, 33, 34, 25, 25]));
+    let (d, w) = anim_write::gif_delays(&anim(&[33, 33, 34, 25, 25]));
     assert_eq!(d, [3, 4, 3, 3, 2]);
     assert_eq!(d.iter().map(|&c| u32::from(c)).sum::<u32>(), 15);
     assert!(w.is_empty());
-    let (d, w) = export::gif_delays(&anim(&[0, 10, 100]));
+    let (d, w) = anim_write::gif_delays(&anim(&[0, 10, 100]));
     assert_eq!(d, [2, 2, 10]);
     assert_eq!(w.len(), 1);
 }
@@ -626,7 +626,7 @@ fn gif_delays_keep_the_running_total() {
 #[test]
 fn apng_reads_back_with_its_frames_and_delays() {
     let anim = played();
-    let apng = export::to_apng(&anim).unwrap();
+    let apng = anim_write::to_apng(&anim).unwrap();
     let mut decoder = png::Decoder::new(Cursor::new(&apng.main))
         .read_info()
         .unwrap();
@@ -646,7 +646,7 @@ fn apng_reads_back_with_its_frames_and_delays() {
 #[test]
 fn sprite_sheet_has_every_frame_and_a_table() {
     let anim = played();
-    let sheet = export::to_sprite_sheet(
+    let sheet = anim_write::to_sprite_sheet(
         &anim,
         &SheetOptions {
             columns: None,
@@ -680,7 +680,7 @@ fn sprite_sheet_has_every_frame_and_a_table() {
 #[test]
 fn exporters_refuse_empty_animations() {
     let empty = Builder::new(Format::Ani).build(&Limits::default()).unwrap();
-    assert!(export::to_gif(&empty, &GifOptions::default()).is_err());
-    assert!(export::to_apng(&empty).is_err());
-    assert!(export::to_sprite_sheet(&empty, &SheetOptions::default()).is_err());
+    assert!(anim_write::to_gif(&empty, &GifOptions::default()).is_err());
+    assert!(anim_write::to_apng(&empty).is_err());
+    assert!(anim_write::to_sprite_sheet(&empty, &SheetOptions::default()).is_err());
 }

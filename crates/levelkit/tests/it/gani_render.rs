@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{Rng, corpus_or_skip};
 
 use levelkit::anim::Sprite;
-use levelkit::export::anim::{self as export, GifOptions, SheetExtras, SheetOptions};
+use levelkit::anim::{self as anim_write, GifOptions, SheetExtras, SheetOptions};
 use levelkit::formats::graal::gani::{self, Gani, render};
 use levelkit::{ErrorKind, Limits};
 
@@ -324,11 +324,11 @@ fn walk_with_corpus_images_has_its_frames_durations_and_composition() {
     );
 
     // The GIF reads back with 8 frames of 50 ms, looping (a NETSCAPE block).
-    let gif = export::to_gif(&down.animation, &GifOptions::default()).unwrap();
+    let gif = anim_write::to_gif(&down.animation, &GifOptions::default()).unwrap();
     assert!(gif.main.windows(11).any(|w| w == b"NETSCAPE2.0"));
     assert_eq!(gif_frames(&gif.main), vec![(50, 1); 8]);
     // The APNG: 8 frames, plays forever, 50 ms each.
-    let apng = export::to_apng(&down.animation).unwrap();
+    let apng = anim_write::to_apng(&down.animation).unwrap();
     let mut reader = png::Decoder::new(Cursor::new(&apng.main))
         .read_info()
         .unwrap();
@@ -426,7 +426,7 @@ fn idle_with_corpus_images_is_one_still_frame_per_direction() {
         );
     }
     // Not looping: the GIF has no NETSCAPE block, one frame of 50 ms.
-    let gif = export::to_gif(&all[2].animation, &GifOptions::default()).unwrap();
+    let gif = anim_write::to_gif(&all[2].animation, &GifOptions::default()).unwrap();
     assert!(!gif.main.windows(11).any(|w| w == b"NETSCAPE2.0"));
     assert_eq!(gif_frames(&gif.main), vec![(50, 1)]);
 }
@@ -490,7 +490,7 @@ fn sheet_json_lists_sounds_and_setbackto() {
     let (g, _) = read(&ganis, "sword.gani");
     let mut folder = Folder::new(&images);
     let (r, _) = render::render(&g, 2, &mut |n| folder.get(n)).unwrap();
-    let sheet = export::to_sprite_sheet_with(
+    let sheet = anim_write::to_sprite_sheet_with(
         &r.animation,
         &SheetOptions {
             columns: None,

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use levelkit::Format;
-use levelkit::export::ExportFiles;
-use levelkit::export::gltf::{GltfOptions, write};
-use levelkit::import::gltf::read;
+use levelkit::codec::ExportFiles;
+use levelkit::gltf::read;
+use levelkit::gltf::{GltfOptions, write};
 use levelkit::scene::{
     AlphaMode, Animation, Camera, Corner, Face, Light, LightKind, Material, Mesh, Motion, Node,
     Phong, Polyline, Projection, Scene, Texture, TextureSource, Transform,
@@ -1401,7 +1401,7 @@ fn shared_accessors_are_charged_to_the_budget() {
     });
     let bytes = serde_json::to_vec(&doc).unwrap();
     let limits = levelkit::Limits::strict();
-    let err = levelkit::import::gltf::read_with_limits(&bytes, &mut |_| None, &limits).unwrap_err();
+    let err = levelkit::gltf::read_with_limits(&bytes, &mut |_| None, &limits).unwrap_err();
     assert_eq!(err.kind, levelkit::ErrorKind::LimitExceeded, "{err}");
 }
 

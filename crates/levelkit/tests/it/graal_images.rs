@@ -6,8 +6,8 @@ use std::path::Path;
 
 use levelkit::codec::Codec as _;
 use levelkit::document::game::{attach_sprites, graal_npc_art};
-use levelkit::export::png::{self as preview, Image, RenderOptions};
 use levelkit::formats::graal::binary as graal;
+use levelkit::picture::{self as preview, Image, RenderOptions};
 use levelkit::tilemap::{Layer, TileMap};
 use levelkit::{Format, Limits};
 
@@ -142,7 +142,7 @@ fn npc_images_go_to_tiled_as_tile_objects_and_come_back_exactly() {
         .map(|(id, p)| {
             (
                 id,
-                levelkit::export::tiled::TileImage {
+                levelkit::tiled::TileImage {
                     path: format!("s/{id}.png"),
                     width: p.width,
                     height: p.height,
@@ -150,7 +150,7 @@ fn npc_images_go_to_tiled_as_tile_objects_and_come_back_exactly() {
             )
         })
         .collect();
-    let mut options = levelkit::export::tiled::TiledOptions::default();
+    let mut options = levelkit::tiled::TiledOptions::default();
     options.tile_images.insert(index, tiles);
     let npc_objects = |m: &TileMap| {
         m.layers
@@ -164,9 +164,9 @@ fn npc_images_go_to_tiled_as_tile_objects_and_come_back_exactly() {
     assert_eq!(npc_objects(&with), 4);
     for format in [Format::Tmx, Format::Tmj] {
         let bytes = if format == Format::Tmx {
-            levelkit::export::tiled::to_tmx(&with, &options).unwrap()
+            levelkit::tiled::to_tmx(&with, &options).unwrap()
         } else {
-            levelkit::export::tiled::to_tmj(&with, &options).unwrap()
+            levelkit::tiled::to_tmj(&with, &options).unwrap()
         };
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("s/1.png"), "{format:?} names the tile images");

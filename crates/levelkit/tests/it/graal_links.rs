@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Limits;
 use levelkit::document::Model;
-use levelkit::export::tiled::{TiledOptions, to_tmj, to_tmx};
 use levelkit::formats::graal::level::{CoordMeaning, Link, LinkCoord};
 use levelkit::formats::graal::{binary as graal, nw};
 use levelkit::registry::Format;
 use levelkit::strings::RawString;
+use levelkit::tiled::{TiledOptions, to_tmj, to_tmx};
 
 /// Every Graal level: the bundled samples, then the corpus when `LEVELKIT_CORPUS` is set.
 fn levels() -> Vec<(String, Vec<u8>)> {

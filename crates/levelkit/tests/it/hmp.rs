@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use levelkit::codec::Codec;
-use levelkit::export::gltf;
 use levelkit::formats::hmp::{self, Hmp, HmpVersion};
+use levelkit::gltf;
 use levelkit::{ErrorKind, Limits};
 use proptest::prelude::*;
 

@@ -14,8 +14,8 @@ use crate::common::Rng;
 use crate::common::alloc::peak_during;
 
 use levelkit::document::Model;
-use levelkit::export::gltf::{self, GltfOptions};
 use levelkit::formats::mdl::{self, samples, *};
+use levelkit::gltf::{self, GltfOptions};
 use levelkit::scene::Scene;
 use levelkit::{ErrorKind, Limits, Severity};
 

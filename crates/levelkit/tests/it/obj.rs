@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::process::Command;
 
 use levelkit::Severity;
-use levelkit::export::ExportFiles;
-use levelkit::export::obj::{ObjOptions, write};
-use levelkit::import::obj::read;
+use levelkit::codec::ExportFiles;
+use levelkit::obj::read;
+use levelkit::obj::{ObjOptions, write};
 use levelkit::registry::Format;
 use levelkit::scene::{
     AlphaMode, Animation, Camera, Corner, Face, Light, LightKind, Material, Mesh, Motion, Node,

@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
 
-use levelkit::export::png::{
+use levelkit::formats::graal::binary as graal;
+use levelkit::formats::wwd;
+use levelkit::picture::{
     self as preview, CLEAR_COLOR, CLIMB_COLOR, GROUND_COLOR, Image, LABEL_LIGHT, OBJECT_COLOR,
     RenderOptions, Rgba, SOLID_COLOR, Scale, TRANSPARENT,
 };
-use levelkit::formats::graal::binary as graal;
-use levelkit::formats::wwd;
 use levelkit::tilemap::{Layer, Shape, TileMap, Tileset};
 use levelkit::{ErrorKind, Format};
 

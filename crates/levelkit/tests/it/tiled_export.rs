@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use levelkit::Format;
-use levelkit::export::tiled::{
+use levelkit::formats::graal::binary as graal;
+use levelkit::formats::wwd;
+use levelkit::tiled::{
     IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage, to_tmj,
     to_tmx,
 };
-use levelkit::formats::graal::binary as graal;
-use levelkit::formats::wwd;
 use levelkit::tilemap::{Layer, MapObject, PropertyValue, Shape, TileMap};
 use quick_xml::events::Event;
 use serde_json::Value;

@@ -8,13 +8,13 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use levelkit::document::Model;
-use levelkit::export::tiled::{
+use levelkit::formats::graal::binary as graal;
+use levelkit::formats::wwd;
+use levelkit::tiled::{
     IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage, to_tmj,
     to_tmx,
 };
-use levelkit::formats::graal::binary as graal;
-use levelkit::formats::wwd;
-use levelkit::import::tiled::{TiledMap, from_tmj, from_tmx};
+use levelkit::tiled::{TiledMap, from_tmj, from_tmx};
 use levelkit::tilemap::{
     Layer, MapObject, ObjectGroup, Properties, PropertyValue, Shape, TileData, TileLayer, TileMap,
     Tileset,

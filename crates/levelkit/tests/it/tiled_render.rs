@@ -1,7 +1,7 @@
 //! Tiled's own renderer as the judge of ours: every sample map (and, with `LEVELKIT_CORPUS` set,
 //! every good WWD and Graal level of the corpus) is exported to TMX and TMJ referencing generated
 //! tileset PNGs exactly as the CLI writes them, rendered by Tiled 1.8.2's `tmxrasterizer`, and
-//! compared pixel by pixel with [`levelkit::export::png::render`] of the same map and tiles.
+//! compared pixel by pixel with [`levelkit::picture::render`] of the same map and tiles.
 //!
 //! * **Size.** Every exported map renders at its full pixel size (`width × tile_width` by
 //!   `height × tile_height`), the size of our render. Maps over [`FULL_MAX_PIXELS`] are rendered
@@ -28,10 +28,10 @@ use std::process::Command;
 use std::time::Instant;
 
 use levelkit::document::Model;
-use levelkit::export::png::{self as preview, Image, RenderOptions, Scale};
-use levelkit::export::tiled::{TiledOptions, TilesetImage, to_tmj, to_tmx};
 use levelkit::formats::graal::{binary as graal, nw};
 use levelkit::formats::wwd;
+use levelkit::picture::{self as preview, Image, RenderOptions, Scale};
+use levelkit::tiled::{TiledOptions, TilesetImage, to_tmj, to_tmx};
 use levelkit::tilemap::{Layer, MapObject, Shape, TileLayer, TileMap};
 use levelkit::{ErrorKind, Limits};
 
@@ -894,8 +894,8 @@ fn tiled_draws_a_level_with_its_game_tiles_as_we_do() {
         let ours = our_render_with(&map, &files.images);
         let tally = compare("claw with game tiles", &tiled, &ours, None);
         assert_eq!(tally.differing, 0, "{}: {tally:?}", path.display());
-        let back = levelkit::import::tiled::from_tmx(&std::fs::read(path).unwrap())
-            .or_else(|_| levelkit::import::tiled::from_tmj(&std::fs::read(path).unwrap()))
+        let back = levelkit::tiled::from_tmx(&std::fs::read(path).unwrap())
+            .or_else(|_| levelkit::tiled::from_tmj(&std::fs::read(path).unwrap()))
             .unwrap();
         let again = wwd::from_tilemap(&back.map).unwrap().0;
         assert_eq!(again.write().unwrap(), level.write().unwrap());
@@ -915,7 +915,7 @@ fn tiled_draws_a_level_with_its_game_tiles_as_we_do() {
         std::fs::write(dir.join(&name), preview::encode_png(image).unwrap()).unwrap();
         tiles.insert(
             id,
-            levelkit::export::tiled::TileImage {
+            levelkit::tiled::TileImage {
                 path: name,
                 width: image.width,
                 height: image.height,

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use levelkit::Limits;
 use levelkit::document::Model;
-use levelkit::export::tiled::{TiledOptions, to_tmx};
 use levelkit::registry::Format;
+use levelkit::tiled::{TiledOptions, to_tmx};
 
 fn oracle() -> Option<PathBuf> {
     common::oracle("tiled_oracle.sh", &["tiled"], "round trips through Tiled")
@@ -74,8 +74,8 @@ fn levels() -> Vec<(String, Vec<u8>)> {
 /// image-less tileset when it reads a TMJ, so a map must carry its tileset images to survive a
 /// TMJ save; the CLI always writes them.)
 pub(crate) fn export(map: &levelkit::tilemap::TileMap, dir: &Path, stem: &str) -> Vec<u8> {
-    use levelkit::export::png;
-    use levelkit::export::tiled::TilesetImage;
+    use levelkit::picture as png;
+    use levelkit::tiled::TilesetImage;
     let mut options = TiledOptions::default();
     for (i, ts) in map.tilesets.iter().enumerate() {
         let image = png::tileset_image(ts).unwrap();

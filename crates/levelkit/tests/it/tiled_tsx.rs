@@ -17,12 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use levelkit::document::Model;
-use levelkit::export::png;
-use levelkit::export::tiled::{TiledOptions, TilesetImage, to_tmj, to_tmx, to_tsj, to_tsx};
 use levelkit::formats::graal::{binary as graal, nw};
 use levelkit::formats::wwd;
-use levelkit::import::tiled::{TiledMap, from_tmj_with, from_tmx, from_tmx_with};
+use levelkit::picture as png;
 use levelkit::registry::Format;
+use levelkit::tiled::{TiledMap, from_tmj_with, from_tmx, from_tmx_with};
+use levelkit::tiled::{TiledOptions, TilesetImage, to_tmj, to_tmx, to_tsj, to_tsx};
 use levelkit::tilemap::TileMap;
 use levelkit::{ErrorKind, Limits};
 

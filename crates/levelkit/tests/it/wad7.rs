@@ -1,7 +1,7 @@
 //! WAD7 (Gamestudio's texture WAD): the corpus file byte for byte and its textures decoded, a
 //! WAD7 built by our own writer with each pixel type, truncation and garbage sweeps.
 
-use levelkit::formats::wmp::wad::{self, WadEntry, WadFile};
+use levelkit::formats::wad::{self, WadEntry, WadFile};
 
 use crate::common;
 

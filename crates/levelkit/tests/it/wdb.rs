@@ -15,9 +15,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use levelkit::export::gltf::{self, GltfOptions};
 use levelkit::formats::wdb::hypotheses::{self as h, LightType, PolyDef};
 use levelkit::formats::wdb::{self, samples, *};
+use levelkit::gltf::{self, GltfOptions};
 use levelkit::scene::{LightKind, Motion, Scene};
 use levelkit::strings::RawString;
 use levelkit::{ErrorKind, Limits, Severity};
@@ -1898,7 +1898,7 @@ fn a_world_through_glb_and_back() {
     let (scene, _) = w.to_scene();
     let bytes = glb(&scene);
     let (imported, _) =
-        levelkit::import::gltf::read(&bytes, &mut levelkit::document::no_side_files).unwrap();
+        levelkit::gltf::read(&bytes, &mut levelkit::document::no_side_files).unwrap();
     let (back, _) = Wdb::from_scene(&imported).unwrap();
     let bytes = back.write().unwrap();
     let back = Wdb::read(&bytes).unwrap();
@@ -1927,7 +1927,7 @@ fn a_world_made_from_a_gltf() {
     let (scene, _) = cube.to_scene();
     let bytes = glb(&scene);
     let (imported, _) =
-        levelkit::import::gltf::read(&bytes, &mut levelkit::document::no_side_files).unwrap();
+        levelkit::gltf::read(&bytes, &mut levelkit::document::no_side_files).unwrap();
     let (w, warnings) = Wdb::from_scene(&imported).unwrap();
     assert!(
         warnings

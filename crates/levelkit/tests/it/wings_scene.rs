@@ -205,7 +205,7 @@ fn corpus_scenes_match_wings_own_gltf_export() {
         // A glTF from another writer (Wings' own: triangles, vertices split at every crease,
         // no levelkit extras) comes back to a .wings that Wings opens as consistent meshes.
         let gltf_bytes = std::fs::read(&theirs_path).unwrap();
-        let (foreign, _) = levelkit::import::gltf::read(&gltf_bytes, &mut |uri: &str| {
+        let (foreign, _) = levelkit::gltf::read(&gltf_bytes, &mut |uri: &str| {
             std::fs::read(dir.join(uri)).ok()
         })
         .unwrap_or_else(|e| panic!("{stem}: Wings' own glTF: {e}"));
@@ -354,10 +354,10 @@ fn faces_f32(scene: &Scene) -> Vec<FaceKey> {
     out
 }
 
-fn glb_of(scene: &Scene, binary: bool, embed: bool) -> levelkit::export::ExportFiles {
-    levelkit::export::gltf::write(
+fn glb_of(scene: &Scene, binary: bool, embed: bool) -> levelkit::codec::ExportFiles {
+    levelkit::gltf::write(
         scene,
-        &levelkit::export::gltf::GltfOptions {
+        &levelkit::gltf::GltfOptions {
             binary,
             embed,
             stem: "model".into(),
@@ -384,7 +384,7 @@ fn corpus_wings_to_glb_and_back_keeps_faces_positions_uvs_and_materials() {
         let model = Wings::read(&std::fs::read(file).unwrap()).unwrap();
         let (scene, _) = model.to_scene();
         let glb = glb_of(&scene, true, true).main;
-        let (imported, _) = levelkit::import::gltf::read(&glb, &mut |_| None).unwrap();
+        let (imported, _) = levelkit::gltf::read(&glb, &mut |_| None).unwrap();
         let (back, _) = Wings::from_scene(&imported).unwrap_or_else(|e| panic!("{name}: {e}"));
         let bytes = back.write().unwrap();
         let again = Wings::read(&bytes).unwrap();
@@ -692,9 +692,9 @@ fn corpus_gltf_exports_pass_the_khronos_validator() {
         let glb = glb_of(&scene, true, true);
         let glb_path = dir.join(format!("{stem}.glb"));
         std::fs::write(&glb_path, &glb.main).unwrap();
-        let gltf = levelkit::export::gltf::write(
+        let gltf = levelkit::gltf::write(
             &scene,
-            &levelkit::export::gltf::GltfOptions {
+            &levelkit::gltf::GltfOptions {
                 binary: false,
                 embed: false,
                 stem: stem.clone(),

@@ -9,9 +9,9 @@ use crate::common::Rng;
 use std::path::{Path, PathBuf};
 
 use levelkit::codec::Codec;
-use levelkit::export::gltf;
 use levelkit::formats::wmb::{self, Item, ListKind, Slot, Wmb, samples, view};
 use levelkit::formats::wmp::{self, EntityKind, resolve};
+use levelkit::gltf;
 use levelkit::{ErrorKind, Limits, Severity};
 
 fn wmb_files() -> Vec<PathBuf> {

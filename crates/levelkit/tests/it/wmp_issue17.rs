@@ -2,7 +2,8 @@
 //! (read and written byte for byte, carried into the level and the scene), and Acknex 3 `.wmp`
 //! files recognised and refused by name.
 
-use levelkit::formats::wmp::{self, text::WmpText, wad};
+use levelkit::formats::wad;
+use levelkit::formats::wmp::{self, text::WmpText};
 use levelkit::{ErrorKind, Format};
 
 /// Our sample room compiled to `$$M`, with WED's `[ u v … ]` inserted on the first face of

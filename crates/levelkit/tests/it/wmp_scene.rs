@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use levelkit::Limits;
 use levelkit::document::Model;
-use levelkit::export::{gltf, obj};
 use levelkit::formats::wmp::{self, text};
+use levelkit::{gltf, obj};
 
 use crate::common;
 

@@ -60,7 +60,7 @@
 //! # Conversion
 //!
 //! [`to_animation`] turns the records into the common [`crate::anim::Animation`] with the image
-//! set's frames from the caller; [`crate::export::anim`] writes it as GIF, APNG or a sprite sheet.
+//! set's frames from the caller; [`crate::anim`] writes it as GIF, APNG or a sprite sheet.
 //!
 //! ```
 //! use levelkit::anim::Sprite;

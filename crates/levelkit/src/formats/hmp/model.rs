@@ -77,13 +77,21 @@ pub struct Skin {
     pub size: Option<[u32; 2]>,
     /// The pixels with their mip levels, the embedded DDS file, or the external file name with
     /// its NUL: exactly the bytes the type implies.
-    #[serde(with = "b64")]
+    #[serde(with = "crate::serde_bytes::base64")]
     pub data: Vec<u8>,
     /// The 68-byte MDL7 material (four RGBA float colours and a power), when `kind & 0x10`.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_b64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_bytes::opt_base64"
+    )]
     pub material: Option<Vec<u8>>,
     /// The effect text after its i32 length, when `kind & 0x20`.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_b64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::serde_bytes::opt_base64"
+    )]
     pub effect: Option<Vec<u8>>,
 }
 
@@ -130,7 +138,11 @@ pub struct Hmp {
     /// The frames (one in every known file).
     pub frames: Vec<Frame>,
     /// Bytes after the last frame, kept.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "b64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::base64"
+    )]
     pub trailing: Vec<u8>,
 }
 
@@ -152,37 +164,5 @@ impl Hmp {
     pub fn frame_name(frame: &Frame) -> String {
         let end = frame.name.iter().position(|&b| b == 0).unwrap_or(16);
         String::from_utf8_lossy(frame.name.get(..end).unwrap_or_default()).into_owned()
-    }
-}
-
-/// Bytes as base64 in JSON.
-mod b64 {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&crate::encoding::base64_encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(d)?;
-        crate::encoding::base64_decode(&text).map_err(serde::de::Error::custom)
-    }
-}
-
-/// Optional bytes as base64 in JSON.
-mod opt_b64 {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-        match bytes {
-            Some(b) => s.serialize_some(&crate::encoding::base64_encode(b)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
-        let text = Option::<String>::deserialize(d)?;
-        text.map(|t| crate::encoding::base64_decode(&t).map_err(serde::de::Error::custom))
-            .transpose()
     }
 }

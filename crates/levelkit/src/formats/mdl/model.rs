@@ -69,7 +69,7 @@ pub struct Classic {
     /// Frames.
     pub frames: Vec<Frame>,
     /// Bytes after the last frame (QME's `QMEX` block in Quake models edited with it).
-    #[serde(default, with = "crate::formats::mdl::model::hex")]
+    #[serde(default, with = "crate::serde_bytes::hex")]
     pub trailer: Vec<u8>,
 }
 
@@ -114,10 +114,10 @@ pub enum Skin {
         /// MDL5 only: the skin's own width and height (for DDS, width is the byte count).
         size: Option<[u32; 2]>,
         /// The full-size picture (or the DDS file).
-        #[serde(with = "crate::formats::mdl::model::hex")]
+        #[serde(with = "crate::serde_bytes::hex")]
         pixels: Vec<u8>,
         /// The three smaller mip levels, one after another, when bit 3 is set.
-        #[serde(default, with = "crate::formats::mdl::model::hex")]
+        #[serde(default, with = "crate::serde_bytes::hex")]
         mips: Vec<u8>,
     },
     /// Quake's animated skin (type 1): 8-bit pictures with their display times.
@@ -125,7 +125,7 @@ pub enum Skin {
         /// Seconds each picture ends at.
         times: Vec<f32>,
         /// The pictures, `skin_width * skin_height` bytes each.
-        #[serde(with = "hex_list")]
+        #[serde(with = "crate::serde_bytes::hex_list")]
         pictures: Vec<Vec<u8>>,
     },
 }
@@ -243,7 +243,7 @@ pub struct Mdl7 {
     /// Groups (meshes).
     pub groups: Vec<Group>,
     /// Bytes after the last group (the entity and MED lumps, when present).
-    #[serde(default, with = "crate::formats::mdl::model::hex")]
+    #[serde(default, with = "crate::serde_bytes::hex")]
     pub trailer: Vec<u8>,
 }
 
@@ -297,7 +297,7 @@ pub struct Bone {
     /// Position (absolute, in model space, as MED writes it).
     pub position: [f32; 3],
     /// The name bytes, `sizes.bone - 16` of them.
-    #[serde(with = "crate::formats::mdl::model::hex")]
+    #[serde(with = "crate::serde_bytes::hex")]
     pub name: Vec<u8>,
 }
 
@@ -348,7 +348,7 @@ pub struct Skin7 {
     /// The material, when bit 4 is set.
     pub material: Option<Material7>,
     /// The ASCII effect definition, when bit 5 is set.
-    #[serde(default, with = "opt_hex")]
+    #[serde(default, with = "crate::serde_bytes::opt_hex")]
     pub effect: Option<Vec<u8>>,
 }
 
@@ -361,16 +361,16 @@ pub enum SkinData {
     /// Pixels, and the mip levels when bit 3 is set.
     Pixels {
         /// Full size.
-        #[serde(with = "crate::formats::mdl::model::hex")]
+        #[serde(with = "crate::serde_bytes::hex")]
         pixels: Vec<u8>,
         /// Mip levels.
-        #[serde(default, with = "crate::formats::mdl::model::hex")]
+        #[serde(default, with = "crate::serde_bytes::hex")]
         mips: Vec<u8>,
     },
     /// An embedded DDS file (`width` bytes).
-    Dds(#[serde(with = "crate::formats::mdl::model::hex")] Vec<u8>),
+    Dds(#[serde(with = "crate::serde_bytes::hex")] Vec<u8>),
     /// An external file name (`width` bytes, NUL included).
-    External(#[serde(with = "crate::formats::mdl::model::hex")] Vec<u8>),
+    External(#[serde(with = "crate::serde_bytes::hex")] Vec<u8>),
 }
 
 /// An MDL7 material: four colours and a specular power.
@@ -491,51 +491,4 @@ pub fn name_text(bytes: &[u8]) -> String {
         .take_while(|&&b| b != 0)
         .map(|&b| char::from(b))
         .collect()
-}
-
-/// Bytes as hex in JSON.
-pub(crate) mod hex {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&::hex::encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(d)?;
-        ::hex::decode(text).map_err(serde::de::Error::custom)
-    }
-}
-
-mod hex_list {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(list: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(list.iter().map(::hex::encode))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
-        let texts = Vec::<String>::deserialize(d)?;
-        texts
-            .into_iter()
-            .map(|t| ::hex::decode(t).map_err(serde::de::Error::custom))
-            .collect()
-    }
-}
-
-mod opt_hex {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-        match bytes {
-            Some(b) => s.serialize_some(&::hex::encode(b)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
-        Option::<String>::deserialize(d)?
-            .map(|t| ::hex::decode(t).map_err(serde::de::Error::custom))
-            .transpose()
-    }
 }

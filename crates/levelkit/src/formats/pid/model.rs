@@ -97,7 +97,7 @@ pub struct Pid {
     /// Header `0x1C`: a user dword, 0 in the shipped files.
     pub user: u32,
     /// `width × height` palette indices, rows top to bottom. In JSON, one hex string.
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "crate::serde_bytes::hex")]
     pub pixels: Vec<u8>,
     /// The embedded palette: present exactly when the flags have
     /// [`PidFlags::EMBEDDED_PALETTE`].
@@ -112,11 +112,15 @@ pub struct Pid {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "opt_hex_bytes"
+        with = "crate::serde_bytes::opt_hex"
     )]
     pub original_stream: Option<Vec<u8>>,
     /// Bytes after the pixel stream (before the palette), kept verbatim; none in shipped files.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::hex"
+    )]
     pub trailing: Vec<u8>,
 }
 
@@ -277,43 +281,5 @@ pub fn fill_index_of(flags: PidFlags, fill: u32) -> u8 {
         (fill & 0xFF) as u8
     } else {
         0
-    }
-}
-
-/// Bytes as one lowercase hex string in JSON.
-pub(crate) mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    /// Serialise.
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(bytes))
-    }
-
-    /// Deserialise.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = std::borrow::Cow::<str>::deserialize(d)?;
-        hex::decode(text.as_bytes()).map_err(|e| de::Error::custom(format!("not hex bytes: {e}")))
-    }
-}
-
-/// Optional bytes as a hex string in JSON.
-pub(crate) mod opt_hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    /// Serialise.
-    pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-        match bytes {
-            Some(b) => s.serialize_some(&hex::encode(b)),
-            None => s.serialize_none(),
-        }
-    }
-
-    /// Deserialise.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
-        let text = Option::<std::borrow::Cow<str>>::deserialize(d)?;
-        text.map(|t| {
-            hex::decode(t.as_bytes()).map_err(|e| de::Error::custom(format!("not hex bytes: {e}")))
-        })
-        .transpose()
     }
 }

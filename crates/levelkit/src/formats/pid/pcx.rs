@@ -43,7 +43,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{RgbaImage, hex_bytes, opt_hex_bytes};
+use super::model::RgbaImage;
 use super::pal::{PALETTE_SIZE, Palette};
 use super::rle::{self, Literals, MAX_RUN};
 use crate::codec::{Codec, Resolver, info_row};
@@ -83,7 +83,7 @@ pub struct PcxHeader {
     /// `0x0E`.
     pub v_dpi: u16,
     /// `0x10`: the 16-colour EGA palette, 48 bytes.
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "crate::serde_bytes::hex")]
     pub ega_palette: Vec<u8>,
     /// `0x40`.
     pub reserved: u8,
@@ -98,7 +98,7 @@ pub struct PcxHeader {
     /// `0x48`.
     pub v_screen: u16,
     /// `0x4A`: the rest of the header, 54 bytes.
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "crate::serde_bytes::hex")]
     pub filler: Vec<u8>,
 }
 
@@ -110,7 +110,7 @@ pub struct Pcx {
     pub header: PcxHeader,
     /// The decoded scanlines, `height × planes × bytes_per_line` bytes: each scanline holds its
     /// planes one after the other. In JSON, one hex string.
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "crate::serde_bytes::hex")]
     pub scanlines: Vec<u8>,
     /// The 256-colour palette after the `0x0C` marker (one-plane images).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,11 +123,15 @@ pub struct Pcx {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "opt_hex_bytes"
+        with = "crate::serde_bytes::opt_hex"
     )]
     pub original_stream: Option<Vec<u8>>,
     /// Bytes after the stream (and before the palette), kept verbatim.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::hex"
+    )]
     pub trailing: Vec<u8>,
 }
 

@@ -23,7 +23,7 @@ use std::io::Cursor;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Pid, PidFlags, RgbaImage, Transparency, hex_bytes, opt_hex_bytes};
+use super::model::{Pid, PidFlags, RgbaImage, Transparency};
 use super::pal::Palette;
 use super::rle::Spelling;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
@@ -47,10 +47,14 @@ struct Meta {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "opt_hex_bytes"
+        with = "crate::serde_bytes::opt_hex"
     )]
     original_stream: Option<Vec<u8>>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::hex"
+    )]
     trailing: Vec<u8>,
 }
 

@@ -105,7 +105,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::hex_bytes;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::io::{ByteReader, ByteWriter};
 use crate::registry::Format;
@@ -869,7 +868,11 @@ pub struct RiffPalette {
     /// The `LOGPALETTE` version word (`0x0300`).
     pub version: u16,
     /// Bytes of the `data` chunk after the entries (four zero bytes in some published files).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::hex"
+    )]
     pub data_extra: Vec<u8>,
     /// The pad byte after an odd-sized `data` chunk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -881,7 +884,11 @@ pub struct RiffPalette {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<RiffChunk>,
     /// Bytes after the end the RIFF header declares (four zero bytes in some published files).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::hex"
+    )]
     pub trailing: Vec<u8>,
 }
 
@@ -891,7 +898,7 @@ pub struct RiffChunk {
     /// The four-byte identifier.
     pub id: [u8; 4],
     /// The chunk's bytes.
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "crate::serde_bytes::hex")]
     pub data: Vec<u8>,
     /// The pad byte after an odd-sized chunk.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -25,7 +25,11 @@ pub struct Wdb {
     pub nodes: Vec<Node>,
     /// Bytes after the last node, too few to be another node (two worlds made by community
     /// tools end with one or three zero bytes), kept as they are.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "hex_bytes")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::serde_bytes::hex"
+    )]
     pub trailing: Vec<u8>,
 }
 
@@ -223,20 +227,6 @@ impl Light {
     /// The `D3DRMLIGHTTYPE` of `kind`, if it is one.
     pub fn light_type(&self) -> Option<LightType> {
         LightType::from_byte(self.kind)
-    }
-}
-
-/// Bytes as a hex string in JSON (the model's trailing bytes, the folder files' kept bytes).
-pub(super) mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = String::deserialize(d)?;
-        hex::decode(text).map_err(serde::de::Error::custom)
     }
 }
 

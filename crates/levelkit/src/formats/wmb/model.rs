@@ -92,13 +92,13 @@ pub enum Item {
         /// The header slot (see [`LIST_NAMES`]).
         slot: usize,
         /// The list's bytes; the typed views in [`super::view`] read them.
-        #[serde(with = "hex_bytes")]
+        #[serde(with = "crate::serde_bytes::hex")]
         data: Vec<u8>,
     },
     /// Bytes between lists (alignment padding) or after the last one, kept verbatim.
     Gap {
         /// The bytes.
-        #[serde(with = "hex_bytes")]
+        #[serde(with = "crate::serde_bytes::hex")]
         data: Vec<u8>,
     },
 }
@@ -155,19 +155,5 @@ impl Wmb {
     /// Bytes of the header: magic and list table.
     pub fn header_len(&self) -> usize {
         4 + 8 * self.slots.len()
-    }
-}
-
-/// Bytes as one lowercase hex string in JSON.
-mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        let text = std::borrow::Cow::<str>::deserialize(d)?;
-        hex::decode(text.as_bytes()).map_err(|e| de::Error::custom(format!("not hex bytes: {e}")))
     }
 }

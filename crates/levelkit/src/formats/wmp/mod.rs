@@ -11,7 +11,8 @@
 //! * [`geometry`]: A4 blocks from their planes, texture vectors where a dialect has none.
 //! * [`resolve`]: the group hierarchy applied, as WED does when it writes `$$M`.
 //! * [`to_scene`]: blocks, lights, models, sounds, paths and starts as a [`crate::scene::Scene`].
-//! * [`wad`]: texture WADs (WAD2 layout), for real textures when a level's WAD is found.
+//! * [`crate::formats::wad`] (beside this folder, as WMB and the viewer use it too): texture
+//!   WADs (WAD2 layout), for real textures when a level's WAD is found.
 //!
 //! ```
 //! use levelkit::formats::wmp::{self, text::{Dialect, WmpText}};
@@ -35,7 +36,6 @@ pub mod samples;
 mod scene;
 pub(crate) use scene::engine_transform;
 pub mod text;
-pub mod wad;
 
 pub use level::{Block, Entity, EntityKind, Face, Group, Level, Settings, Transform};
 
@@ -156,7 +156,10 @@ pub fn wed_palette(file: &WmpText) -> Option<Vec<u8>> {
 /// Give the materials of a level's scene ([`to_scene`]) the textures of the same name found in
 /// `wads` (first match wins), and rescale their faces' texture coordinates from
 /// [`DEFAULT_TEXTURE_SIZE`] to the real size. Returns how many materials got a texture.
-pub fn attach_wad_textures(scene: &mut crate::scene::Scene, wads: &[wad::Wad]) -> usize {
+pub fn attach_wad_textures(
+    scene: &mut crate::scene::Scene,
+    wads: &[crate::formats::wad::Wad],
+) -> usize {
     use crate::scene::{Texture, TextureSource};
     let mut sizes: Vec<Option<(f64, f64)>> = vec![None; scene.materials.len()];
     for (m, material) in scene.materials.iter_mut().enumerate() {

@@ -1,65 +1,4 @@
-//! glTF 2.0 reader: a `.gltf` or `.glb` to a [`Scene`], the way back from
-//! [`crate::export::gltf`].
-//!
-//! Spec: <https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html>. The JSON is parsed into
-//! `gltf-json`'s model; the GLB container, accessors and `data:` URIs are read here with bounds
-//! checks on every offset, because the input is untrusted (`gltf`'s own `Glb::from_slice`
-//! subtracts the header size from the declared length before checking it, which overflows on a
-//! short file).
-//!
-//! # What maps where
-//!
-//! | glTF | Scene |
-//! |---|---|
-//! | `.glb` (sniffed by its `glTF` magic) or `.gltf` JSON | [`Scene`] with `source_format` [`Format::Glb`] or [`Format::Gltf`] |
-//! | buffers | the `BIN` chunk, `data:` URIs (base64 or percent-encoded), or any other URI through the caller's `resolve` (given the relative path as written, percent-decoded); a missing one is an error naming it |
-//! | images | `bufferView` or `data:` URI: [`TextureSource::Encoded`]; other URIs: [`TextureSource::File`] (percent-decoded when relative), for the caller to load |
-//! | textures | [`Texture`] (one per glTF texture); a sampler other than repeat/linear is kept in `extras.sampler` |
-//! | materials | [`Material`]: PBR factors and textures, emissive, alpha, double-sided; `extras.phong` back into [`Material::phong`]; `KHR_materials_emissive_strength` into `extras.emissive_strength` |
-//! | meshes | [`Mesh`]: each primitive's vertices are appended to the mesh's positions (no welding); `TRIANGLES`, `TRIANGLE_STRIP` and `TRIANGLE_FAN` become faces, `LINES`, `LINE_STRIP` and `LINE_LOOP` become [`Polyline`]s, `POINTS` are skipped (warning). Corners get `NORMAL`, `TEXCOORD_0` (V flipped back: `1 - v`) and `COLOR_0` (`VEC3`/`VEC4`, float or normalized integers). |
-//! | `extras.levelkit_polygons` of a `TRIANGLES` primitive | each face's `n - 2` triangles merged back into the n-gon: its boundary (edges used by one triangle of the group), walked from the first triangle's first corner; when that fails the triangles stay (warning) |
-//! | nodes | [`Node`]s with TRS or matrix, mesh, camera and light; a child marked `extras.levelkit_split` (written for a matrix with shear) is merged back into its parent, whose `extras.levelkit_matrix` gives the original matrix |
-//! | cameras | [`Camera`] |
-//! | `KHR_lights_punctual` | [`Light`]s (point, spot, directional; a spot with `extras.area_light` is [`LightKind::Area`]), then the scene's `extras.ambient_lights` as [`LightKind::Ambient`] (nodes name them with `extras.ambient_light`) |
-//! | animations with `extras.levelkit_spin` | [`Motion::Spin`] on the node its channel animates |
-//! | `extras` everywhere | `extras` of the same item, minus the keys above |
-//!
-//! # What is not supported
-//!
-//! * Sparse accessors and accessors without a buffer view (an error: the data can not be read).
-//! * Required extensions other than `KHR_lights_punctual`, `KHR_materials_emissive_strength` and
-//!   `KHR_mesh_quantization` (an error).
-//! * Tangents are not read (they follow from normals and UVs; the writer derives them again).
-//! * Skins, morph targets, `TEXCOORD_1` and up, and animations that are not levelkit
-//!   spins (dropped with a warning): the scene model has no place for them.
-//! * Scenes other than the default one (their nodes are read, but not as roots).
-//!
-//! Allocation is bounded by [`Limits`]: every decoded accessor is charged to a budget, so an
-//! accessor shared by many primitives can not multiply memory without bound.
-//!
-//! # Example
-//!
-//! ```
-//! use levelkit::export::gltf::{GltfOptions, write};
-//! use levelkit::import::gltf::read;
-//! use levelkit::scene::{Corner, Face, Mesh, Node, Scene};
-//! use levelkit::Format;
-//!
-//! let mut scene = Scene::new(Format::Gltf);
-//! let corner = |position| Corner { position, ..Corner::default() };
-//! scene.meshes.push(Mesh {
-//!     positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
-//!     faces: vec![Face { corners: (0..4).map(corner).collect(), material: None }],
-//!     ..Mesh::default()
-//! });
-//! scene.add_root(Node { mesh: Some(0), ..Node::default() });
-//!
-//! let glb = write(&scene, &GltfOptions::default())?;
-//! let (back, _warnings) = read(&glb.main, &mut |_| None)?;
-//! assert_eq!(back.meshes[0].faces.len(), 1);
-//! assert_eq!(back.meshes[0].faces[0].corners.len(), 4); // the quad, not two triangles
-//! # Ok::<(), levelkit::Error>(())
-//! ```
+//! The glTF reader: glTF 2.0 or GLB to a [`Scene`] (documented in the module above).
 
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
@@ -73,10 +12,12 @@ use json::validation::Checked::{Invalid, Valid};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
-use crate::encoding::base64_decode_uri;
+use super::glb;
+use super::keys;
+use super::uri::{
+    decode_data_uri, has_scheme, percent_decode, sniff_image, starts_with_ignore_case,
+};
 use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
-use crate::export::gltf::{has_scheme, keys, sniff_image};
-use crate::io::ByteReader;
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
 use crate::scene::{
@@ -116,7 +57,7 @@ pub fn read_with_limits(
         Format::Gltf
     };
     let (json_bytes, bin) = if format == Format::Glb {
-        read_glb(bytes)?
+        glb::read(bytes)?
     } else {
         (bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes), None)
     };
@@ -158,93 +99,6 @@ pub fn read_with_limits(
         warnings.push(w);
     }
     Ok((scene, warnings))
-}
-
-// ---- GLB container -----------------------------------------------------------------------------
-
-/// The JSON chunk and the first `BIN` chunk of a GLB.
-fn read_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
-    let format = Format::Glb;
-    let truncated = |at: usize, msg: String| {
-        Error::new(format, ErrorKind::Truncated, Location::at(at as u64), msg)
-    };
-    let mut r = ByteReader::new(format, bytes);
-    let header = r
-        .array::<4>("magic")
-        .and_then(|_| Ok((r.u32_le("version")?, r.u32_le("length")?)));
-    let Ok((version, length)) = header else {
-        return Err(truncated(0, "GLB header needs 12 bytes".into()));
-    };
-    if version != 2 {
-        return Err(Error::unsupported(
-            format,
-            Location::at(4),
-            format!("GLB version {version}; only version 2 is supported"),
-        ));
-    }
-    let length = usize::try_from(length).unwrap_or(usize::MAX);
-    if length > bytes.len() {
-        return Err(truncated(
-            8,
-            format!(
-                "GLB header says the file has {length} bytes, but it has {}",
-                bytes.len()
-            ),
-        ));
-    }
-    if length < 20 {
-        return Err(Error::malformed(
-            format,
-            Location::at(8),
-            format!("GLB length {length} leaves no room for the JSON chunk"),
-        ));
-    }
-    let mut json: Option<&[u8]> = None;
-    let mut bin: Option<&[u8]> = None;
-    while r.pos() < length {
-        let at = r.pos();
-        let chunk_header = r
-            .u32_le("chunk length")
-            .and_then(|n| Ok((n, r.array::<4>("chunk type")?)));
-        let Ok((chunk_len, kind)) = chunk_header else {
-            return Err(truncated(at, "GLB chunk header runs past the end".into()));
-        };
-        let fits = usize::try_from(chunk_len)
-            .ok()
-            .filter(|&n| r.pos().checked_add(n).is_some_and(|end| end <= length));
-        let Some(data) = fits.and_then(|n| r.bytes(n, "chunk").ok()) else {
-            return Err(truncated(
-                at,
-                format!(
-                    "GLB chunk {:?} of {chunk_len} bytes runs past the end of the file",
-                    String::from_utf8_lossy(&kind)
-                ),
-            ));
-        };
-        match (&kind, json.is_some()) {
-            (b"JSON", false) => json = Some(data),
-            (_, false) => {
-                return Err(Error::malformed(
-                    format,
-                    Location::at(at as u64),
-                    "the first GLB chunk is not JSON",
-                ));
-            }
-            (b"BIN\0", true) if bin.is_none() => bin = Some(data),
-            _ => {} // Unknown chunks are skipped, as the spec asks.
-        }
-    }
-    match json {
-        // Some writers pad the JSON chunk with NULs instead of spaces.
-        Some(json) => {
-            let end = json
-                .iter()
-                .rposition(|&b| !matches!(b, 0 | b' '))
-                .map_or(0, |p| p.saturating_add(1));
-            Ok((json.get(..end).unwrap_or(json), bin))
-        }
-        None => Err(truncated(12, "GLB has no JSON chunk".into())),
-    }
 }
 
 // ---- the reader ----------------------------------------------------------------------------------
@@ -1655,66 +1509,9 @@ fn matrix_like<const N: usize>(v: &Value) -> Option<[f64; N]> {
     Some(out)
 }
 
-fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
-    text.get(..prefix.len())
-        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
-}
-
-/// The media type and bytes of a `data:` URI (`data:[<type>][;base64],<data>`).
-fn decode_data_uri(uri: &str) -> Option<(String, Vec<u8>)> {
-    let rest = uri.get(5..)?;
-    let comma = rest.find(',')?;
-    let (header, data) = (rest.get(..comma)?, rest.get(comma.checked_add(1)?..)?);
-    let (mime, base64) = match header.strip_suffix(";base64") {
-        Some(m) => (m, true),
-        None => (header, false),
-    };
-    let mime = mime.split(';').next().unwrap_or_default().to_owned();
-    let bytes = if base64 {
-        base64_decode_uri(data)?
-    } else {
-        percent_decode_bytes(data)
-    };
-    Some((mime, bytes))
-}
-
-fn percent_decode_bytes(text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let hex = |k: usize| bytes.get(k).and_then(|&c| char::from(c).to_digit(16));
-        match (b, hex(i.wrapping_add(1)), hex(i.wrapping_add(2))) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h.wrapping_mul(16).wrapping_add(l)) as u8);
-                i = i.saturating_add(3);
-            }
-            _ => {
-                out.push(b);
-                i = i.saturating_add(1);
-            }
-        }
-    }
-    out
-}
-
-/// A relative URI reference as a path: `%XX` decoded.
-fn percent_decode(text: &str) -> String {
-    String::from_utf8_lossy(&percent_decode_bytes(text)).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn data_uri_and_percent() {
-        let (mime, data) = decode_data_uri("data:image/png;base64,Zm9v").unwrap_or_default();
-        assert_eq!((mime.as_str(), data.as_slice()), ("image/png", &b"foo"[..]));
-        let (mime, data) = decode_data_uri("data:,a%20b").unwrap_or_default();
-        assert_eq!((mime.as_str(), data.as_slice()), ("", &b"a b"[..]));
-        assert_eq!(percent_decode("my%20file%zz.bin"), "my file%zz.bin");
-    }
 
     #[test]
     fn polygon_from_fan_and_failures() {

@@ -1,72 +1,4 @@
-//! glTF 2.0 writer: a [`Scene`] to a `.glb`, or to a `.gltf` with its data embedded in `data:`
-//! URIs or in side files.
-//!
-//! Spec: <https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html> and
-//! [`KHR_lights_punctual`](https://github.com/KhronosGroup/glTF/tree/main/extensions/2.0/Khronos/KHR_lights_punctual).
-//! The JSON is built from `gltf-json`'s types and PNG images with the `png` crate. Every file
-//! written from a valid scene is meant to pass the Khronos glTF validator with no errors and no
-//! warnings (`tests/it/gltf.rs` runs it on every layout; a `File` texture must exist beside the file).
-//! [`crate::import::gltf`] reads the result back into the same scene, using the `extras` this
-//! writer leaves (all keys are listed in its module docs).
-//!
-//! # What maps where
-//!
-//! | Scene | glTF |
-//! |---|---|
-//! | [`Mesh`] | one mesh; one `TRIANGLES` primitive per material its faces use (faces without a material share one primitive with no material, which renders with glTF's default material), then one `LINE_STRIP`/`LINE_LOOP` primitive per [`crate::scene::Polyline`]. A mesh with no faces and no lines is left out, with a warning (glTF has no empty meshes). |
-//! | [`crate::scene::Face`] | `n - 2` triangles from [`crate::scene::triangulate::triangulate_into`]; the primitive's `extras.levelkit_polygons` lists each face's corner count in order, so the importer can rebuild the n-gons |
-//! | corner attributes | `POSITION` (with `min`/`max`), `NORMAL` (always, from [`Mesh::corner_normals`]), `TEXCOORD_0` with V flipped (`1 - v`), `COLOR_0` (`VEC4` float) when any corner of the primitive has a colour, `TANGENT` (derived from normals and UVs) when the material has a normal map; vertices are shared within a primitive when position index, normal, UV and colour are bit-identical; `u16` indices up to 65 535 vertices, `u32` above |
-//! | [`crate::scene::Material`] | material: `pbrMetallicRoughness`, normal/occlusion/emissive textures, emissive factor, alpha mode and cutoff, `doubleSided`, name; `extras` = its `extras` plus `phong` (the [`crate::scene::Phong`] values) and `levelkit_vertex_colors` |
-//! | [`crate::scene::Texture`] | image + texture (one shared sampler: `REPEAT`, linear filters). `Pixels` are encoded as PNG; `Encoded` PNG/JPEG is written as it is; `File` becomes a URI reference (a path is percent-encoded, `\` becomes `/`) and is not embedded |
-//! | [`crate::scene::Node`] | node; TRS as TRS, a matrix as a matrix (see below); mesh, camera, `KHR_lights_punctual` light |
-//! | [`crate::scene::Light`] | `Point`, `Spot`, `Directional`: `KHR_lights_punctual` lights with colour, intensity and range as given. `Ambient`: no glTF equivalent; kept in the scene's `extras.ambient_lights` list, the node's `extras.ambient_light` names its entry (warning). `Area`: a spot light with outer cone just below pi/2 (a half-space emitter facing the node's -Z) and `extras.area_light = true` (warning) |
-//! | [`Camera`] | perspective or orthographic camera |
-//! | [`crate::scene::Animation`] `Spin` | a `LINEAR` rotation channel with a key every 30 degrees of one turn (slerp between keys is exactly a uniform rotation; the keys are close enough that players which blend quaternions linearly, as Blender's importer does, stay within 0.1 degree), time = angle / speed, composed with the node's rotation as `base * spin(t)`; glTF has no loop flag (players loop by default). `extras.levelkit_spin` keeps the axis and speed. |
-//! | [`crate::scene::SecondUvs`], [`crate::scene::MaterialLightmap`] | `TEXCOORD_1` (V flipped) on every primitive of the mesh; the material's lightmap as its `occlusionTexture` with `texCoord` 1 and `extras.levelkit_lightmap` true (glTF has no lightmap slot; occlusion is its one baked, multiplied light term, and viewers that know lightmaps find the texture there) |
-//! | [`crate::scene::Skin`] | a glTF skin with its `inverseBindMatrices` (`MAT4`); primitives of the mesh get `JOINTS_0` (`u16` `VEC4`) and `WEIGHTS_0` (float `VEC4`); every node showing the mesh refers to the skin |
-//! | [`crate::scene::JointAnimation`] | one animation with a `translation` and a `rotation` channel per track, one key per frame, `LINEAR` |
-//! | [`crate::scene::Morphs`] | morph targets of every primitive of the mesh: `POSITION` displacements (target minus base, with `min`/`max`) per primitive vertex; the mesh's `weights` all 0 and `extras.targetNames` |
-//! | [`crate::scene::MorphAnimation`] | a `LINEAR` `weights` channel on the node with one key per frame (that frame's target 1, every other 0), `k * seconds_per_frame` apart |
-//! | `extras` of scene, nodes, meshes, materials, textures, lights, cameras, animations | glTF `extras` of the same object |
-//!
-//! Buffers: a `.glb` has one buffer in its `BIN` chunk (images as buffer views); a `.gltf` has one
-//! buffer either as a `data:` URI (`embed`) or in the side file `<stem>.bin`, with images as
-//! `data:` URIs or side files `<stem>_<texture>.png` / `.jpg`.
-//!
-//! # Matrices
-//!
-//! glTF requires a node matrix to be decomposable into translation, rotation and scale, and an
-//! animated node to use TRS. A [`Transform::Matrix`] is therefore written as:
-//!
-//! * the matrix itself, when it decomposes into TRS (mirrorings do: a negative scale) and the node
-//!   is not animated;
-//! * TRS, when it decomposes and the node spins (the matrix is kept in `extras.levelkit_matrix`);
-//! * otherwise (a shear, or a zero scale) two nodes from the singular value decomposition
-//!   `M = T * U * S * V^T`: the node itself with TRS `(T, U, S)` and the original matrix in
-//!   `extras.levelkit_matrix`, and a new child with rotation `V^T` (`extras.levelkit_split`) that
-//!   takes over the node's mesh, light, camera and children. A spin then turns that child:
-//!   `M * spin(t)`. Inserted nodes come after all the scene's nodes, so node indices are kept.
-//!
-//! A projective bottom row (not `0 0 0 1`) has no glTF equivalent: it is dropped with a warning.
-//!
-//! # What does not map (each with a warning)
-//!
-//! * `Mesh::hard_edges` and `Mesh::flat`: glTF has no edges; they shape the normals written.
-//!   Positions that no face or line uses are not written (glTF stores only vertices in use).
-//! * Faces without UVs in a primitive that has `TEXCOORD_0` (because other faces have UVs or the
-//!   material has textures) get `(0, 0)`; `extras.levelkit_faces_without_uv` lists them.
-//!   Corners without a colour in a primitive with `COLOR_0` get white;
-//!   `extras.levelkit_uncolored_vertices` lists those vertices. Colours are clamped to 0–1.
-//! * `Encoded` images that are neither PNG nor JPEG (by their bytes) are left out, and material
-//!   slots that use them are emptied.
-//! * Cameras glTF can not express (a field of view of pi or more, `zfar <= znear`, a zero or
-//!   negative size) are left out; a light's range that is not positive is dropped; an outer spot
-//!   cone of exactly pi/2 is written as the largest `f32` below it (the extension's maximum).
-//! * A node listed twice in `Scene::roots` is written once.
-//! * A spin of speed 0 (no motion), a spin so fast or slow that its key times do not fit `f32`,
-//!   and a second spin on the same node are left out.
-//! * Materials and textures are all written, used or not, so their indices survive a round trip;
-//!   the validator reports unused ones as information, not warnings.
+//! The glTF writer: a [`Scene`] to glTF 2.0 or GLB (documented in the module above).
 
 use crate::scene::vec3::{cross, dot, unit};
 use std::collections::hash_map::Entry;
@@ -80,9 +12,12 @@ use json::validation::Checked::Valid;
 use json::validation::USize64;
 use serde_json::{Map, Value};
 
+use super::glb::{self, pad4};
+use super::keys;
+use super::uri::{file_uri, percent_encode, sniff_image};
+use crate::codec::ExportFiles;
 use crate::encoding::base64_encode;
 use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
-use crate::export::ExportFiles;
 use crate::registry::Format;
 use crate::scene::transform::{axis_angle, decompose, quat_mul, svd_split, unit_quat};
 use crate::scene::triangulate::triangulate_into;
@@ -90,39 +25,6 @@ use crate::scene::{
     AlphaMode, Camera, LightKind, Mesh, Motion, Polyline, Projection, Scene, TextureSource,
     Transform,
 };
-
-/// The `extras` keys this writer adds and [`crate::import::gltf`] reads back (and removes).
-pub(crate) mod keys {
-    /// Primitive: corner count of each face, in triangle order.
-    pub const POLYGONS: &str = "levelkit_polygons";
-    /// Primitive: faces (indices into the primitive's faces) that had no UVs.
-    pub const FACES_WITHOUT_UV: &str = "levelkit_faces_without_uv";
-    /// Primitive: vertices that had no colour.
-    pub const UNCOLORED_VERTICES: &str = "levelkit_uncolored_vertices";
-    /// Primitive: for each vertex, the scene position it was made from. The importer shares
-    /// positions again by it, so vertices split at UV seams and normal creases, and across
-    /// primitives, come back as one position, while distinct positions that happen to coincide
-    /// stay distinct (which welding by coordinates could not tell apart).
-    pub const POSITIONS: &str = "levelkit_positions";
-    /// Material: the Phong values.
-    pub const PHONG: &str = "phong";
-    /// Material: `Material::vertex_colors`.
-    pub const VERTEX_COLORS: &str = "levelkit_vertex_colors";
-    /// Material: its occlusion texture is a lightmap, sampled with `TEXCOORD_1`.
-    pub const LIGHTMAP: &str = "levelkit_lightmap";
-    /// Scene: the ambient lights.
-    pub const AMBIENT_LIGHTS: &str = "ambient_lights";
-    /// Node: index into the scene's ambient lights.
-    pub const AMBIENT_LIGHT: &str = "ambient_light";
-    /// Light: the spot light stands for an area light.
-    pub const AREA_LIGHT: &str = "area_light";
-    /// Node: the original matrix, where the node was written as TRS.
-    pub const MATRIX: &str = "levelkit_matrix";
-    /// Node: inserted child carrying the rotation `V^T` of a matrix that is not TRS.
-    pub const SPLIT: &str = "levelkit_split";
-    /// Animation: `{ "axis": [x, y, z], "degrees_per_second": s }` of a spin.
-    pub const SPIN: &str = "levelkit_spin";
-}
 
 /// How [`write()`] lays out its output.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1705,7 +1607,7 @@ impl<'a> Writer<'a> {
         }
         .map_err(|e| Error::malformed(self.format, Location::default(), e.to_string()))?;
         let main = if self.options.binary {
-            glb(&json, &self.bin).ok_or_else(|| self.too_big("the GLB file"))?
+            glb::write(&json, &self.bin).ok_or_else(|| self.too_big("the GLB file"))?
         } else {
             json
         };
@@ -1834,12 +1736,6 @@ fn push<T>(vec: &mut Vec<T>, item: T) -> Option<json::Index<T>> {
     Some(json::Index::new(index))
 }
 
-fn pad4(bytes: &mut Vec<u8>, fill: u8) {
-    while bytes.len() % 4 != 0 {
-        bytes.push(fill);
-    }
-}
-
 fn f32_value(v: f32) -> Value {
     Value::from(f64::from(v))
 }
@@ -1858,30 +1754,6 @@ fn set_trs(node: &mut json::Node, t: [f64; 3], r: [f64; 4], s: [f64; 3]) {
     node.rotation =
         (r != [0.0, 0.0, 0.0, 1.0]).then(|| json::scene::UnitQuaternion(r.map(|v| v as f32)));
     node.scale = (s != [1.0; 3]).then(|| s.map(|v| v as f32));
-}
-
-/// The GLB container: 12-byte header, `JSON` chunk (padded with spaces), `BIN` chunk (padded with
-/// zeros) when there is binary data. `None` past 4 GiB.
-fn glb(json: &[u8], bin: &[u8]) -> Option<Vec<u8>> {
-    let mut json = json.to_vec();
-    pad4(&mut json, b' ');
-    let mut bin = bin.to_vec();
-    pad4(&mut bin, 0);
-    let bin_part = if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let total = u32::try_from(12 + 8 + json.len() + bin_part).ok()?;
-    let mut out = Vec::with_capacity(total as usize);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&total.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(json.len()).ok()?.to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    if !bin.is_empty() {
-        out.extend_from_slice(&u32::try_from(bin.len()).ok()?.to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-    }
-    Some(out)
 }
 
 /// PNG of 8-bit pixels with 1–4 channels (grey, grey + alpha, RGB, RGBA).
@@ -1906,53 +1778,6 @@ fn encode_png(
         writer.finish()?;
     }
     Ok(crate::encoding::png_deflated(out))
-}
-
-/// The image type by its bytes: `image/png` or `image/jpeg`.
-pub(crate) fn sniff_image(data: &[u8]) -> Option<&'static str> {
-    if data.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if data.starts_with(&[0xff, 0xd8, 0xff]) {
-        Some("image/jpeg")
-    } else {
-        None
-    }
-}
-
-/// Percent-encode every byte outside RFC 3986's unreserved set and `/`.
-fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for &b in text.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// Whether `text` starts with a URI scheme (`http:`, `data:`, …; one letter is a drive).
-pub(crate) fn has_scheme(text: &str) -> bool {
-    let Some(colon) = text.find(':') else {
-        return false;
-    };
-    let scheme = &text[..colon];
-    scheme.len() >= 2
-        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-}
-
-/// A texture file reference as a URI: a URI as it is, a path with `/` separators and
-/// percent-encoded.
-fn file_uri(path: &str) -> String {
-    if has_scheme(path) {
-        path.to_owned()
-    } else {
-        percent_encode(&path.replace('\\', "/"))
-    }
 }
 
 #[cfg(test)]

@@ -1,32 +1,13 @@
-//! [`Animation`]s to GIF, animated PNG (APNG) and sprite sheets (a PNG and a JSON frame table).
-//!
-//! * [`to_gif`]: with the `image` crate's GIF encoder (the `gif` crate underneath). Every frame is
-//!   the whole canvas, disposed to the background, so transparent pixels never show the frame
-//!   before. GIF keeps one transparent colour and 256 colours a frame: pixels with any alpha
-//!   are opaque, and a frame with more than 255 colours is quantised (NeuQuant, at
-//!   [`GifOptions::speed`]). Delays are centiseconds: each frame's delay is rounded so that the
-//!   running total stays within 5 ms of the exact one, and a delay under 2 cs becomes 2 cs
-//!   (browsers play 0 and 1 cs as 10 cs), with a warning; such a frame's extra time is not
-//!   taken from the frames after it.
-//! * [`to_apng`]: with the `png` crate's APNG support: exact pixels and millisecond delays
-//!   (denominator 1000; longer than 65.5 s in coarser units).
-//! * [`to_sprite_sheet`]: every frame in a grid, as a PNG, and a JSON frame table beside it in
-//!   the array form Aseprite and TexturePacker write (`frames[i].frame` `{x, y, w, h}` and
-//!   `duration` in ms; `meta.image`, `meta.size`), with `meta.anchor` and `meta.loop` added.
-//!   [`to_sprite_sheet_with`] lets the source add fields of its own ([`SheetExtras`]: a Graal
-//!   gani's sounds per frame and the animation that follows).
-//!
-//! A looping animation repeats forever; one that plays once is written to play once (GIF
-//! without a NETSCAPE loop block's repeat, APNG with one play).
+//! The writers of an [`Animation`]: GIF, APNG and sprite sheets (documented in the module above).
 
 use std::io::Cursor;
 
 use serde::Serialize;
 
-use super::ExportFiles;
-use super::png::{Image, encode_png};
-use crate::anim::Animation;
+use super::Animation;
+use crate::codec::ExportFiles;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
+use crate::picture::{Image, encode_png};
 use crate::registry::Format;
 
 /// GIF encoding choices.

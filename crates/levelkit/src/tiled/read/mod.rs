@@ -1,74 +1,5 @@
-//! Tiled import: a TMX (XML) or TMJ (JSON) map back into a [`TileMap`], the exact inverse of
-//! [`crate::export::tiled`], and a faithful reader of what Tiled 1.8+ writes when a user saves.
-//!
-//! Specs: the Tiled manual's "TMX Map Format" and "JSON Map Format" pages
-//! (<https://doc.mapeditor.org/en/stable/reference/tmx-map-format/>). `tests/it/tiled_import.rs`
-//! reads back every map [`crate::export::tiled`] writes, and the same maps after Tiled 1.8.2 itself
-//! has loaded and saved them.
-//!
-//! What is read:
-//!
-//! * the map: size, tile size, background colour, properties; [`TileMap::source_format`] from the
-//!   `levelkit.source_format` property (removed from the properties; a map without it, made in
-//!   Tiled, gets the format it was read from);
-//! * embedded tilesets with their properties, per-tile properties and collision shapes
-//!   (`levelkit.image` becomes [`Tileset::image`]); a tileset's `<image>` goes into
-//!   [`TiledMap::options`] (`tileset_images`, by tileset index), so that exporting the map again with
-//!   those options writes the same tileset;
-//! * external tilesets (`<tileset firstgid="1" source="tilesets/pics1.tsx"/>` in TMX,
-//!   `{"firstgid":1,"source":"…"}` in TMJ), TSX or TSJ whichever the map's own form (told by the
-//!   file's first byte, as Tiled reads either from either), through the [`Resolver`] given to
-//!   [`from_tmx_with`] / [`from_tmj_with`] (the library itself opens no files): read like an
-//!   embedded tileset, with the map's `firstgid`; the tileset image's path, relative to the
-//!   tileset file, is made relative to the map; [`TiledOptions::external_tilesets`] records
-//!   the reference, so that writing the map again writes the same reference. Each reference is
-//!   charged to the allocation budget by the file's size;
-//! * tile layers in every encoding Tiled writes: CSV, base64 uncompressed, zlib or gzip, and the
-//!   old `<tile gid="…"/>` elements; name, size, visibility, offset, parallax, tint colour,
-//!   properties; [`TiledMap::options`] gets the encoding of the first tile layer;
-//! * object groups with point, rectangle, polygon and tile objects, typed properties, visibility
-//!   and parallax;
-//! * properties of every type Tiled 1.8 has except `class`: `string` (attribute or element
-//!   content), `int`, `float`, `bool`, `color`, `file`, `object`, in file order.
-//!
-//! Decisions (each one undoes a convention of the writer, or maps what Tiled writes):
-//!
-//! * **Tile objects** are stored by Tiled at their bottom left; the model's (x, y) is the top left,
-//!   so a rectangle with a gid is read at y − height. (Only exact when y + height − height is,
-//!   which holds for the integral and binary-fraction coordinates the legacy formats have.)
-//! * **Collision shapes** get id 0, the model's id for them; the writer numbered them 1, 2, …
-//! * **Declared empty tiles.** An image-less tileset declares every tile (`<tile id="3"/>`); Tiled
-//!   re-saves them with an empty embedded image (`<image format="png"><data encoding="base64"/>`).
-//!   Neither carries data, so only tiles with properties or collision shapes become
-//!   [`TileData`], which is exactly what the writer writes from.
-//! * **Colours.** The model holds `#AARRGGBB`; Tiled drops the alpha when it is `ff`, so a
-//!   `#RRGGBB` colour (background, tint, `color` property) is read as `#ffRRGGBB`.
-//! * **Wide integers** stay the `string` properties the writer made of them
-//!   ([`crate::tilemap::Properties::get_int`] reads them); an `int` is read as 64 bits.
-//! * **Object class** is read from `type` (Tiled 1.8 and 1.10+), or from `class` (Tiled 1.9) when
-//!   `type` is absent or empty. A `class` on the map, a layer or a tileset has no home and is
-//!   reported.
-//! * **Property order** is file order. Tiled sorts properties by name when it saves; converters
-//!   look properties up by name, so nothing depends on the order.
-//! * **Text.** XML line ends are normalised as XML 1.0 says (`\r\n` and `\r` become `\n` in element
-//!   content, literal line breaks and tabs in attributes become spaces); character references
-//!   such as `&#13;`, which the writer uses for exactly that reason, are kept.
-//! * **What the model cannot hold** is read as closely as it can be and reported in
-//!   [`TiledMap::warnings`], never dropped silently: group layers are flattened (their visibility,
-//!   offset and parallax applied to their children), image layers are skipped, an ellipse becomes
-//!   its bounding rectangle, a polyline a polygon, a text object a point; opacity other than 1,
-//!   rotation, locked layers, object group offsets (applied to the objects), tile animations,
-//!   per-tile images, tile classes and other extras are reported. Editor-only state
-//!   (`<editorsettings>`, ids, `nextlayerid`, `nextobjectid`, draw order) is ignored.
-//!
-//! What is refused, with an error naming the element or JSON path and, in TMX, the line and
-//! column: a map that is not orthogonal; an infinite map or a layer made of `<chunk>`s ("uncheck
-//! Map > Infinite"); object templates; any gid with a flip or rotation bit (the legacy formats
-//! cannot flip tiles); an external tileset the resolver does not find (`from_tmx` and `from_tmj` find
-//! none), or a tileset file that points to another; layer data whose cell count is not width × height; zstd compression; a property of
-//! unknown type; numbers that do not parse; malformed XML or JSON; input that would need more
-//! memory than [`Limits::default`] allows. Layer sizes are checked against the input's size before
-//! anything is allocated, and decompressed data is read through `take(width × height × 4)`.
+//! The Tiled reader: TMX or TMJ to a [`TileMap`] (documented in the module above); the TMX
+//! elements in `tmx.rs` (parsed by `xml.rs`), the TMJ objects in `tmj.rs`.
 
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
@@ -80,12 +11,12 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use serde_json::{Map as JsonMap, Value};
 
+use super::options::{
+    IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage,
+};
 use crate::codec::{Resolver, no_side_files};
 use crate::encoding::base64_decode;
 use crate::error::{Error, Location, Result, Warning};
-use crate::export::tiled::{
-    IMAGE_PROPERTY, LayerEncoding, SOURCE_FORMAT_PROPERTY, TiledOptions, TilesetImage,
-};
 use crate::limits::{Budget, Limits};
 use crate::registry::{FORMATS, Format};
 use crate::tilemap::{
@@ -98,7 +29,7 @@ use crate::tilemap::{
 pub struct TiledMap {
     /// The map.
     pub map: TileMap,
-    /// The [`crate::export::tiled`] options that write the map back the way it was: the
+    /// The [`crate::tiled`] options that write the map back the way it was: the
     /// tileset images (every tileset with an `<image>`, by index) and the first tile layer's
     /// encoding.
     pub options: TiledOptions,

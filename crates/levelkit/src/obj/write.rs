@@ -1,87 +1,18 @@
-//! Wavefront OBJ + MTL export of a [`Scene`]: the main `.obj` file, a `<stem>.mtl` side file and
-//! the texture images it names.
-//!
-//! Specs: the OBJ and MTL appendices of the Wavefront Advanced Visualizer manual (mirrored at
-//! <https://paulbourke.net/dataformats/obj/> and <https://paulbourke.net/dataformats/mtl/>), the
-//! `v x y z r g b` colour extension (<https://paulbourke.net/dataformats/obj/colour.html>) and
-//! the PBR extension of MTL (`Pr`, `Pm`, `norm`) that Blender, three.js and tinyobjloader read.
-//! [`crate::import::obj`] reads everything written here back; `tests/it/obj.rs` checks the round
-//! trip and, where Blender is installed, Blender's own importer.
-//!
-//! # What maps
-//!
-//! * **Nodes with a mesh** become one `o <name>` each, in depth-first order from the roots. The
-//!   name is the node's, else the mesh's, else `object<i>`; whitespace, control characters and
-//!   `#` become `_`, and a repeated name gets `_2`, `_3`, … OBJ has no hierarchy, so every
-//!   transform is baked in: positions are multiplied by the node's world matrix
-//!   ([`Scene::world_matrices`]) and normals by its inverse transpose (then made unit length).
-//!   A mirroring transform (negative determinant) would turn faces inside out, so their corner
-//!   order is reversed.
-//! * **Faces** stay polygons (`f v/vt/vn …`, 1-based) unless [`ObjOptions::triangulate`] asks for
-//!   triangles (the ear clipper of [`crate::scene::triangulate`]). Every corner gets an explicit
-//!   normal from [`Mesh::corner_normals`], so hard edges, flat meshes and the source's own
-//!   normals survive in every reader; the object also says `s off` (flat) or `s 1` (smooth) for
-//!   readers that shade by smoothing group. A face whose corners only partly have UVs gets
-//!   `(0, 0)` for the others (one warning): mixed corner forms in one face are rejected by some
-//!   readers.
-//! * **Vertex data**: one `v` per position of each object (positions that merely coincide stay
-//!   apart, so degenerate faces keep distinct corners and importers see the same topology);
-//!   `vt` and `vn` once per distinct value in the file (exact comparison of the written
-//!   numbers), so shared corners share lines. A mesh with corner colours
-//!   writes every vertex of its faces as `v x y z r g b` (`… r g b a` when alpha is not 1), a
-//!   corner without colour as white. The colours are converted from the model's linear RGB to
-//!   sRGB, the encoding Blender and MeshLab read and write; alpha is unchanged. OBJ keeps one
-//!   colour per `v`, so a position with two corner colours becomes two `v` lines.
-//! * **Lines** become `l` statements through the same `v` lines; a closed polyline repeats its
-//!   first point at the end.
-//! * **Materials**: `usemtl` at every change of material and at the first face of each object
-//!   (readers differ on whether `o` resets it). Faces without a material use the reader's default
-//!   until some material has been set; after that they get a material named `default` (white,
-//!   added to the MTL only when needed). Material names are made unique like object names.
-//! * **MTL**, per material: `Kd` base colour; `Ka`, `Ks`, `Ns` from [`Phong`] when the material
-//!   has it (`Ns` = shininess × 1000, as Wings 3D writes it), otherwise derived as Blender's
-//!   exporter does: `Ka` = metallic (grey), `Ks` = a 0.5 grey mixed towards the base colour by
-//!   metallic, `Ns` = 1000 (1 − roughness)², the inverse of Blender's `roughness = 1 − √(Ns/1000)`;
-//!   `Ke` emissive; `d` alpha (1 unless the alpha mode is [`AlphaMode::Blend`]); `illum 2` (or
-//!   the `obj_illum` extra); `Ni` when the material has an `obj_ni` extra; `Pr` roughness and
-//!   `Pm` metallic (PBR extension); `map_Kd`, `map_Ke`, and the normal map as both `map_Bump`
-//!   (Blender, most readers) and `norm` (the PBR extension's name).
-//! * **Textures** become side files: [`TextureSource::Pixels`] is encoded as PNG
-//!   (`<stem>_map<i>.png`, `i` the texture index), [`TextureSource::Encoded`] is written as it is
-//!   with the extension of its MIME type (`.png`, `.jpg`), and [`TextureSource::File`] is
-//!   referenced as written, with no side file. The stem is [`ObjOptions::stem`] with whitespace
-//!   and path separators made `_`.
-//! * **Numbers** are Rust's shortest round-trip decimal form (`{}`), which never uses an
-//!   exponent; `-0` is written as `0`.
-//!
-//! # What does not map
-//!
-//! Each reported once per kind in [`ExportFiles::warnings`], never per item: lights, cameras and
-//! animations (OBJ has none); nodes without a mesh (the hierarchy is flattened), and nodes whose
-//! mesh has neither faces nor lines (an empty `o` makes an empty object in some readers); nodes
-//! not reachable from [`Scene::roots`]; metallic-roughness and occlusion textures (MTL has no slot for
-//! glTF's packed channels); alpha masks (written opaque); double-sidedness; textures no written
-//! map uses; and `extras` (other than `obj_illum` and `obj_ni`).
-//!
-//! A scene with [`Scene::validate`] errors is refused: its indices cannot be trusted.
+//! The OBJ writer: a [`Scene`] to OBJ + MTL (documented in the module above).
 
 use crate::scene::vec3::cross;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
+use super::extras::{ILLUM_EXTRA, NI_EXTRA};
+use super::srgb::linear_to_srgb;
+use crate::codec::ExportFiles;
 use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
-use crate::export::ExportFiles;
 use crate::registry::Format;
 use crate::scene::triangulate::triangulate_into;
 use crate::scene::{AlphaMode, Material, Mesh, Phong, Scene, TextureSource};
 
 const F: Format = Format::Obj;
-
-/// Material extra holding the MTL `illum` value, so that a material read from an MTL file is
-/// written with the same one.
-pub const ILLUM_EXTRA: &str = "obj_illum";
-/// Material extra holding the MTL `Ni` (optical density) value.
-pub const NI_EXTRA: &str = "obj_ni";
 
 /// How to write an OBJ.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -771,28 +702,6 @@ impl Xform {
             n
         }
     }
-}
-
-/// Linear to sRGB transfer function (IEC 61966-2-1), as OBJ vertex colours are read by Blender.
-pub(crate) fn linear_to_srgb(c: f32) -> f32 {
-    let c = f64::from(c);
-    let s = if c <= 0.003_130_8 {
-        12.92 * c
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
-    s as f32 + 0.0
-}
-
-/// sRGB to linear, the inverse of [`linear_to_srgb`].
-pub(crate) fn srgb_to_linear(s: f32) -> f32 {
-    let s = f64::from(s);
-    let c = if s <= 0.040_45 {
-        s / 12.92
-    } else {
-        ((s + 0.055) / 1.055).powf(2.4)
-    };
-    c as f32 + 0.0
 }
 
 /// `name` with whitespace, control characters, `#` and `extra` characters made `_`, or

@@ -1,64 +1,5 @@
-//! Tiled export: a [`TileMap`] as a TMX (XML) or TMJ (JSON) map for Tiled 1.8.2 and later.
-//!
-//! Specs: the Tiled manual's "TMX Map Format" and "JSON Map Format" pages, version 1.8
-//! (<https://doc.mapeditor.org/en/stable/reference/tmx-map-format/>). Every map written here is
-//! checked against Tiled 1.8.2 itself (`tests/it/tiled_export.rs`, through
-//! `tmxrasterizer` when it is installed).
-//!
-//! What is written:
-//!
-//! * an orthogonal, finite (`infinite="0"`) map with `nextlayerid`/`nextobjectid`, the background
-//!   colour, and the map properties;
-//! * every tileset embedded, with its per-tile properties and collision shapes; or, for the
-//!   tilesets [`TiledOptions::external_tilesets`] names, a reference to a tileset file of its own
-//!   (`<tileset firstgid="1" source="…tsx"/>`, `{"firstgid":1,"source":"…tsj"}`) that
-//!   [`to_tsx`] / [`to_tsj`] write: a batch of maps sharing one tileset writes it once;
-//! * tile layers as CSV, or as zlib-compressed base64 with [`LayerEncoding::Base64Zlib`];
-//!   parallax, offset, visibility, tint colour and properties;
-//! * object groups with point, rectangle, polygon and tile objects, and typed properties.
-//!
-//! Decisions:
-//!
-//! * **Object class.** Tiled 1.8 reads an object's class from the `type` attribute (TMX) or key
-//!   (TMJ). Tiled 1.9 renamed it `class`, and 1.10 renamed it back to `type` for objects and tiles,
-//!   so `type` is what every Tiled from 1.0 on reads.
-//! * **Tileset images.** A tileset gets an `<image>` only when [`TiledOptions`] gives one for it,
-//!   with its true pixel size. Otherwise it is written as an image-less tileset (Tiled's
-//!   "collection of images", `columns="0"`). The model's [`Tileset::image`] is not used as an
-//!   image source: for WWD it is a folder of separate tile images with a Windows path, and for
-//!   Graal a bare file name; an `<image>` naming a file that is not there makes Tiled report the
-//!   tileset as broken and throws away its tile count. Cells of an image-less tileset load and
-//!   keep their gids, but draw nothing. Every tile of an image-less tileset is declared (an empty
-//!   `<tile id="…"/>` where the model has no data for it): Tiled creates only the tiles a
-//!   collection declares, so without them the tileset panel is empty and a map re-saved by Tiled
-//!   comes back with `tilecount="0"` (checked against Tiled 1.8.2). Tilesets of more than
-//!   [`MAX_DECLARED_TILES`] tiles declare only the tiles that carry data.
-//! * **Object images.** A tileset given [`TiledOptions::tile_images`] is a collection of images
-//!   whose tiles each carry their own `<image>` (TMJ: `image`, `imagewidth`, `imageheight`), as
-//!   [`crate::tilemap::sprites`] makes for the sprites of WWD objects and the pictures of Graal
-//!   NPCs; its objects are tile objects, so Tiled draws them as the game does (checked pixel for
-//!   pixel against [`crate::export::png::render`] with Tiled 1.8.2 in `tests/it/tiled_render.rs`).
-//! * **Extension slot.** What has no Tiled attribute is kept as a custom property prefixed
-//!   `levelkit.`: [`Tileset::image`] as the tileset's string property `levelkit.image`,
-//!   [`TileMap::source_format`] as the map's string property `levelkit.source_format`.
-//! * **Multi-line strings.** XML turns a line break inside an attribute into a space, so a string
-//!   property holding a line break is written as element content
-//!   (`<property name="script">line 1&#10;line 2</property>` with real line breaks), as Tiled itself
-//!   does. Carriage returns are written as `&#13;` everywhere and tabs in attributes as `&#9;`, so
-//!   they survive XML's whitespace normalisation too.
-//! * **Tile objects.** The model puts every object's (x, y) at its top left; Tiled puts a tile
-//!   object's at its bottom left, so an object with a gid is written at y + height.
-//! * **Wide integers.** Tiled keeps `int` properties in 32 bits (Tiled 1.8.2 wraps 3000000000 to
-//!   -1294967296 when it saves),
-//!   so an [`PropertyValue::Int`] outside the `i32` range is written as a `string` property
-//!   holding its decimal value; [`crate::tilemap::Properties::get_int`] reads it back.
-//! * **Collision shapes.** Shapes whose id is 0 are numbered 1, 2, … within their tile, as Tiled
-//!   numbers them.
-//!
-//! What is refused (an error, never a silently broken file): a coordinate, parallax factor or
-//! float property that is not finite; in TMX, a string holding a control character XML 1.0 cannot
-//! represent (U+0000–U+001F other than tab, line feed and carriage return); a tileset image whose
-//! `columns` is 0 or wider than the image.
+//! The Tiled writer: a [`TileMap`] to TMX or TMJ, and tilesets to TSX or TSJ (documented in the
+//! module above).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -70,6 +11,10 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::name::QName;
 use serde_json::{Map as JsonMap, Value, json};
 
+use super::options::{
+    FORMAT_VERSION, IMAGE_PROPERTY, LayerEncoding, MAX_DECLARED_TILES, SOURCE_FORMAT_PROPERTY,
+    TILED_VERSION, TileImage, TiledOptions, TilesetImage,
+};
 use crate::encoding::base64_encode;
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::registry::Format;
@@ -77,85 +22,6 @@ use crate::tilemap::{
     Layer, MapObject, ObjectGroup, Properties, PropertyValue, Shape, TileData, TileLayer, TileMap,
     Tileset,
 };
-
-/// The Tiled version written into every map (`tiledversion`).
-pub const TILED_VERSION: &str = "1.8.2";
-/// The map format version written into every map (`version`).
-pub const FORMAT_VERSION: &str = "1.8";
-/// Image-less tilesets up to this many tiles declare every tile (see the module docs).
-pub const MAX_DECLARED_TILES: u32 = 65_536;
-/// Name of the tileset property that keeps [`Tileset::image`].
-pub const IMAGE_PROPERTY: &str = "levelkit.image";
-/// Name of the map property that keeps [`TileMap::source_format`].
-pub const SOURCE_FORMAT_PROPERTY: &str = "levelkit.source_format";
-
-/// An image holding a tileset's tiles in a grid (no margin, no spacing), left to right, top to
-/// bottom from local id 0.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TilesetImage {
-    /// Path of the image, relative to the map file (written as given, `/` separators advised).
-    pub path: String,
-    /// Image width in pixels.
-    pub width: u32,
-    /// Image height in pixels.
-    pub height: u32,
-    /// Tiles per row.
-    pub columns: u32,
-}
-
-/// How tile layer data is stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum LayerEncoding {
-    /// Comma-separated gids, one map row per line (readable, diffable).
-    #[default]
-    Csv,
-    /// Little-endian u32 gids, zlib-compressed, base64-encoded (small).
-    Base64Zlib,
-}
-
-/// Options of [`to_tmx`] and [`to_tmj`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TiledOptions {
-    /// The image of the map's first tileset (`map.tilesets[0]`), the usual case of a map with one
-    /// atlas (Graal's `pics1.png`).
-    pub tileset_image: Option<TilesetImage>,
-    /// Images of other tilesets, by index into `map.tilesets`; an entry for index 0 wins over
-    /// [`TiledOptions::tileset_image`].
-    pub tileset_images: BTreeMap<usize, TilesetImage>,
-    /// Tile layer data encoding.
-    pub encoding: LayerEncoding,
-    /// Tilesets kept in files of their own, by index into `map.tilesets`: the file's path
-    /// relative to the map (`/` separators). The map then holds only the reference
-    /// (`<tileset firstgid="1" source="tilesets/pics1.tsx"/>`); [`to_tsx`] and [`to_tsj`] write
-    /// the file, and such a tileset's entry in the image fields above is not used.
-    pub external_tilesets: BTreeMap<usize, String>,
-    /// Images of single tiles, by tileset index and local id: a tileset without an atlas image
-    /// whose tiles each have their own picture (Tiled's "collection of images", as
-    /// [`crate::tilemap::sprites`] makes for object images).
-    pub tile_images: BTreeMap<usize, BTreeMap<u32, TileImage>>,
-}
-
-/// The picture of one tile of an image-collection tileset.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TileImage {
-    /// Path of the image, relative to the map file.
-    pub path: String,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-}
-
-impl TiledOptions {
-    /// The image given for the tileset at `index`, if any.
-    pub fn image_for(&self, index: usize) -> Option<&TilesetImage> {
-        self.tileset_images.get(&index).or(if index == 0 {
-            self.tileset_image.as_ref()
-        } else {
-            None
-        })
-    }
-}
 
 /// The map as a TMX (XML) file.
 pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {

@@ -1,78 +1,12 @@
-//! Wavefront OBJ + MTL import into a [`Scene`]: the way back from [`crate::export::obj`], and a
-//! reader of what Blender, Wings 3D, Maya, 3ds Max and MeshLab write.
-//!
-//! Specs: the OBJ and MTL appendices of the Wavefront Advanced Visualizer manual (mirrored at
-//! <https://paulbourke.net/dataformats/obj/> and <https://paulbourke.net/dataformats/mtl/>), the
-//! `v x y z r g b` colour extension, and the PBR extension of MTL (`Pr`, `Pm`, `norm`).
-//!
-//! # Statements
-//!
-//! * `v x y z [w]` (`w`, a rational weight, is ignored), `v x y z r g b` and `v x y z r g b a`:
-//!   vertex colours are sRGB in the file (as Blender and MeshLab write them) and linear in the
-//!   model; alpha is kept as it is.
-//! * `vt u [v [w]]` (`w` ignored, a missing `v` is 0), `vn x y z` (made unit length; a zero normal
-//!   is no normal).
-//! * `f` (and `fo`, its old spelling) with corners `v`, `v/vt`, `v//vn`, `v/vt/vn`, mixed freely; negative indices count back
-//!   from the last element defined so far. Indices must name an element already defined.
-//! * `l` with points `v` or `v/vt` (the UV is ignored): a polyline; one that ends where it began
-//!   (with at least three points) is a closed one.
-//! * `o name` starts a new object. `g name` starts one too, but only in files without any `o`
-//!   (Maya and 3ds Max name their objects with `g`); a `g` naming a group seen before continues
-//!   that object, so a group split across the file stays one mesh. In files with `o`, `g` is a
-//!   face set inside the object, which the model has no place for (reported once).
-//! * `usemtl name` sets the material of the faces and lines that follow (a name no MTL file
-//!   defines becomes a default material of that name, reported once); `mtllib a.mtl [b.mtl …]`
-//!   loads each file through the `resolve` callback (a name containing spaces is tried whole
-//!   first); one it cannot give is reported.
-//! * `s n` / `s off` (`0`, `off` and `null` are off): smoothing groups. A mesh without normals
-//!   whose faces are all `off` is [`Mesh::flat`]; otherwise, without normals, the edges between
-//!   faces of different groups, and all edges of faces that are off, become
-//!   [`Mesh::hard_edges`] (Blender's reading). With normals, the normals say it all.
-//! * Comments (`#` at the start of a word), blank lines, CRLF, tabs, and `\` at the end of a
-//!   line continuing it. Other statements (free-form curves and surfaces, `p` points, `mg`,
-//!   `lod`, `usemap`, …) are skipped, reported once per keyword.
-//!
-//! Each object becomes a root [`crate::scene::Node`] (identity transform, named like its mesh)
-//! with a [`Mesh`] holding only the positions its faces and lines use, numbered in order of first
-//! use; corners carry the UV, normal and colour the file gives them. Objects without faces or
-//! lines are dropped. Materials and textures are numbered in order of first mention.
-//!
-//! # MTL
-//!
-//! * `newmtl`; `Kd`, `Ka`, `Ks`, `Ke` (one number means grey; `spectral` and `xyz` forms are
-//!   skipped and reported); `Ns`; `d` and `Tr` (`d` wins; `Tr` = 1 − `d`); `illum` and `Ni`
-//!   (kept as the extras [`ILLUM_EXTRA`] and [`NI_EXTRA`], which the exporter writes back);
-//!   `Pr`, `Pm`; `map_Kd`, `map_Ke`, and `map_Bump` / `bump` / `norm` as the normal map.
-//! * Map options (`-bm 1`, `-o u v w`, `-clamp on`, …) are skipped, reported once per option
-//!   unless they have their default value; the file name is everything after them. Other maps
-//!   (`map_Ks`, `map_d`, …) and statements are reported once per keyword.
-//! * A texture is [`TextureSource::Encoded`] when `resolve` gives its bytes and they are PNG or
-//!   JPEG, otherwise [`TextureSource::File`] with the name as written.
-//! * A [`Material`] gets `base_color` = `Kd` with `d` as alpha ([`AlphaMode::Blend`] when it is
-//!   below 1), `emissive` = `Ke`, and always a [`Phong`] with `Ka`, `Kd` (+ `d`), `Ks`, `Ke` as
-//!   written (missing ones 0, `Kd` 1) and shininess `Ns / 1000` clamped to 0–1 (Wings 3D's scale;
-//!   the MTL range is 0–1000). `metallic` is `Pm` or 0; `roughness` is `Pr`, else
-//!   `1 − √(Ns / 1000)` (Blender's mapping), else 1. Colours and factors outside 0–1 are clamped
-//!   for the PBR fields (reported once); the Phong ones keep what the file says.
-//! * An MTL problem (a number that does not parse, a statement before `newmtl`) is a warning
-//!   naming the file, line and column: the model is still usable without that value.
-//!
-//! # Errors
-//!
-//! An OBJ that cannot be read faithfully is refused with an [`Error`] whose [`Location`] has the
-//! line and column: a number that does not parse or is not finite, a `v` with a number of values
-//! other than 3, 4, 6 or 7, an index of 0, out of range or not an integer, a face with fewer than
-//! three corners, a line with fewer than two points. Memory grows linearly with the input; face
-//! data is charged to a [`crate::limits::Budget`] with [`Limits::default`], so a hostile file
-//! fails with [`crate::ErrorKind::LimitExceeded`] before it exhausts memory.
+//! The OBJ reader: OBJ + MTL to a [`Scene`] (documented in the module above).
 
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
 use std::collections::{HashMap, HashSet};
 
+use super::extras::{ILLUM_EXTRA, NI_EXTRA};
+use super::srgb::srgb_to_linear;
 use crate::error::{Error, Location, Result, Warning};
-use crate::export::obj::srgb_to_linear;
-pub use crate::export::obj::{ILLUM_EXTRA, NI_EXTRA};
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
 use crate::scene::{

@@ -13,7 +13,7 @@
 //!
 //! `levelkit convert level.wmp level.glb` looks for the WADs a text level names (and its `$$W`)
 //! beside the level and textures the materials of the same name
-//! ([`super::attach_wad_textures`], which also rescales the texture coordinates to the real
+//! ([`crate::formats::wmp::attach_wad_textures`], which also rescales the texture coordinates to the real
 //! texture size).
 //!
 //! **WAD7**, Gamestudio's own WAD (A6 on; `gamestudio/wad/Texturset.wad` in the corpus), keeps
