@@ -5,13 +5,12 @@
 #![no_main]
 
 use levelkit::Limits;
-use levelkit::{gltf, obj};
 use levelkit::formats::wings::Wings;
+use levelkit::{gltf, obj};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok((scene, _)) =
-        levelkit::gltf::read_with_limits(data, &mut |_| None, &Limits::strict())
+    let Ok((scene, _)) = levelkit::gltf::read_with_limits(data, &mut |_| None, &Limits::strict())
     else {
         return;
     };

@@ -6,8 +6,8 @@
 #![no_main]
 
 use levelkit::Limits;
-use levelkit::gltf::{self, GltfOptions};
 use levelkit::formats::mdl::{self, Mdl};
+use levelkit::gltf::{self, GltfOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

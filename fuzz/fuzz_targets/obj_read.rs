@@ -4,8 +4,8 @@
 
 #![no_main]
 
-use levelkit::{gltf, obj};
 use levelkit::formats::wings::Wings;
+use levelkit::{gltf, obj};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

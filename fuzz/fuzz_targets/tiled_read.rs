@@ -6,8 +6,8 @@
 
 #![no_main]
 
-use levelkit::tiled::{to_tmj, to_tmx};
 use levelkit::tiled::{TiledMap, from_tmj, from_tmx};
+use levelkit::tiled::{to_tmj, to_tmx};
 use libfuzzer_sys::fuzz_target;
 
 fn check(read: levelkit::Result<TiledMap>) {

@@ -118,8 +118,7 @@ fn run() -> Result<usize, Box<dyn std::error::Error>> {
     }
     // 3D: the sample model as GLB, embedded .gltf and OBJ.
     let (scene, _) = levelkit::formats::wings::samples::cube()?.to_scene();
-    let glb =
-        levelkit::gltf::write(&scene, &levelkit::gltf::GltfOptions::default())?;
+    let glb = levelkit::gltf::write(&scene, &levelkit::gltf::GltfOptions::default())?;
     let gltf = levelkit::gltf::write(
         &scene,
         &levelkit::gltf::GltfOptions {

@@ -21,12 +21,10 @@ use serde_json::{Value, json};
 
 use super::options::{Converted, Failure, Options, find_image};
 use crate::anim::{Animation, Sprite};
+use crate::anim::{GifOptions, SheetExtras, SheetOptions, to_apng, to_gif, to_sprite_sheet_with};
 use crate::assets::Assets;
-use crate::error::{Error, Location, Result, Warning};
 use crate::codec::ExportFiles;
-use crate::anim::{
-    GifOptions, SheetExtras, SheetOptions, to_apng, to_gif, to_sprite_sheet_with,
-};
+use crate::error::{Error, Location, Result, Warning};
 use crate::formats::ani::{self, Ani};
 pub use crate::formats::graal::gani::render::Rendered;
 use crate::formats::graal::gani::{Gani, render};

@@ -28,11 +28,11 @@ use super::Model;
 pub use super::options::{Converted, Direction, Failure, Options, SharedTilesets, find_image};
 use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::{gltf, obj};
 use crate::formats::graal::binary as graal;
 use crate::formats::wwd::WriteOptions;
 use crate::registry::{Common, FORMATS, Format};
 use crate::scene::Scene;
+use crate::{gltf, obj};
 
 /// The lossless JSON document, ending in a newline (what `dump --json` prints and
 /// `convert … OUT.json` writes).

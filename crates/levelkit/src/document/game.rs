@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::Model;
 use crate::assets::Assets;
 use crate::error::Warning;
-use crate::picture::{self as png, Image, PlacedImage};
 use crate::formats::wwd;
+use crate::picture::{self as png, Image, PlacedImage};
 use crate::tilemap::{Layer, TileMap, sprites};
 
 /// What a level needs to be drawn as the game draws it.

@@ -9,8 +9,8 @@ use super::tiles::{self, Tiles};
 use crate::assets::Assets;
 use crate::error::{Error, Location, Result, Warning};
 use crate::picture::{self as png, Image, PlacedImage};
-use crate::tiled;
 use crate::registry::Format;
+use crate::tiled;
 use crate::tilemap::TileMap;
 
 /// What [`gather`] found: the atlases (`None`: generated, made on first use), whether any is

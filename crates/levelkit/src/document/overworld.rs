@@ -15,9 +15,9 @@ use super::tilesets::Shared;
 use super::world::{self, World};
 use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
-use crate::picture::{self as png, Image};
 use crate::formats::graal::gmap::Gmap;
 use crate::limits::Limits;
+use crate::picture::{self as png, Image};
 use crate::registry::Format;
 
 /// The bytes of the level file `name` in `assets`; `None` for a name that is not a plain file

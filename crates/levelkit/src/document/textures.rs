@@ -9,9 +9,9 @@ use super::convert::Converted;
 use super::tiles::IMAGE_EXTENSIONS;
 use crate::assets::base_name;
 use crate::error::{Error, Location, Warning};
-use crate::picture::{self as png, Image};
 use crate::formats::wad;
 pub use crate::formats::wad::{WadFile, WadTexture, write_wad2};
+use crate::picture::{self as png, Image};
 use crate::registry::Format;
 
 /// What a file is shown as when it is not a document: `"wad"` for a texture WAD, `"image"` for

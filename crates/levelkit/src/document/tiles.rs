@@ -25,10 +25,10 @@ use std::collections::BTreeMap;
 
 use crate::assets::Assets;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::picture::{self as png, Image};
-use crate::tiled::TilesetImage;
 use crate::formats::wwd::graphics::image_number;
+use crate::picture::{self as png, Image};
 use crate::registry::Format;
+use crate::tiled::TilesetImage;
 use crate::tilemap::{TileMap, Tileset};
 
 /// The user's tile graphics (see the module docs).

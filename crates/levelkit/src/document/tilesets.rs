@@ -28,8 +28,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::picture::{self as png, Image};
-use crate::tiled::{self, TiledOptions, TilesetImage};
 use crate::registry::Format;
+use crate::tiled::{self, TiledOptions, TilesetImage};
 use crate::tilemap::{TileMap, Tileset};
 
 /// The folder, under the output's root, that holds the shared tilesets.
