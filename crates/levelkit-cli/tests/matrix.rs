@@ -291,7 +291,9 @@ const FORMATS_COVERED: &[(Format, &str)] = &[
     (Format::Hmp, "corpus gamestudio/"),
     (Format::Ani, "corpus wap32/"),
     (Format::Pid, "corpus wap32/"),
-    (Format::Pal, "corpus wap32/ (a .PAL in a REZ)"),
+    // No raw .PAL file in samples/ or the corpus folders (V-Chat's world.pal are RIFF
+    // palettes, passed over): its conversions are tested in crates/levelkit/tests/it/pid.rs.
+    (Format::Pal, "crates/levelkit/tests/it/pid.rs"),
     (Format::Pcx, "corpus wap32/"),
     (
         Format::Rez,
