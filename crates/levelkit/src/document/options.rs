@@ -1,4 +1,4 @@
-//! The options and results of a conversion ([`super::convert`]): what every route shares.
+//! The options and results of a conversion ([`super::convert()`]): what every route shares.
 
 use std::borrow::Cow;
 
@@ -130,7 +130,7 @@ pub struct SharedTilesets<'a> {
 
 /// How to convert: every option of every target (each applies where its doc says, and is
 /// ignored elsewhere). The files options name are [`Assets`]; the document's own surroundings
-/// are the `assets` argument of [`convert`].
+/// are the `assets` argument of [`super::convert()`].
 #[derive(Default)]
 pub struct Options<'a> {
     /// The output's file name (`walk.gif`): its stem names the side files (`walk.tileset0.png`,

@@ -152,7 +152,7 @@ impl Asset {
     }
 
     /// `{"record", "text", "kind": "image"|"wad", "targets", "textures": [names]}`, the shape
-    /// of [`Doc::info`].
+    /// of the viewer's document info.
     pub fn info(&self) -> String {
         json!({
             "record": self.record,

@@ -7,7 +7,7 @@
 //! level-to-Tiled conversion (the caller writes them: they are files of their own, found and
 //! written through the caller's file system). Tiled keeps keys it does not know out of its way,
 //! so the world also carries a `"levelkit"` object with the whole gmap model (its lossless JSON)
-//! and each map's level name: the way back ([`World::to_gmap`]) gives the same `.gmap` bytes and
+//! and each map's level name: the way back ([`World::from_json`], whose `gmap` is written back) gives the same `.gmap` bytes and
 //! level names. A world that lost that object (saved by Tiled after moving maps) still converts:
 //! the grid is rebuilt from the map positions, canonically.
 //!

@@ -14,7 +14,7 @@
 //! * The classic base pose is the first frame; with more than one frame, every frame is a
 //!   morph target. MDL7 frames that move vertices are morph targets over the group's
 //!   vertices. Frames are shown at 10 per second (Quake's model frame rate).
-//! * MDL7 bones become a skin (see [`check_bones`] for when): a joint node per bone in their
+//! * MDL7 bones become a skin (see `check_bones` for when): a joint node per bone in their
 //!   hierarchy under the model root, at the bone's position relative to its parent's; each
 //!   vertex bound with weight 1 to the bone its `index` names (vertices with none to the
 //!   model root); the inverse bind matrices are the bones' absolute rest positions negated.

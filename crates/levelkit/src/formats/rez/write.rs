@@ -23,7 +23,7 @@ struct Piece<'a> {
     what: String,
 }
 
-/// Write the archive. Fails on the first of [`problems`].
+/// Write the archive. Fails on the first of the problems `problems` lists.
 pub fn write(rez: &Rez) -> Result<Vec<u8>> {
     if let Some((path, message)) = problems(rez).into_iter().next() {
         return Err(Error::malformed(F, Location::path(path), message));

@@ -7,8 +7,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_LISTS: usize = 20;
 
 /// The names of the header's lists, in header order (the field names of `WMB_HEADER` in
-/// `ikskuh/libgamestudio` `src/wmb.zig`; the Quake BSP lump each descends from in brackets in
-/// [`ListKind::describe`]).
+/// `ikskuh/libgamestudio` `src/wmb.zig`; [`ListKind::name`] gives a list's).
 pub const LIST_NAMES: [&str; MAX_LISTS] = [
     "palettes",
     "planes",
