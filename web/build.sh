@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the browser viewer into target/site/ (or $1; target/ is $CARGO_TARGET_DIR when set): levelkit compiled to WebAssembly
-# (crates/levelkit-wasm, profile wasm-release: opt-level "s", LTO), its JavaScript glue made by
+# (crates/levelkit-wasm, profile wasm-release: opt-level "z", LTO), its JavaScript glue made by
 # wasm-bindgen-cli of exactly the version Cargo.lock pins, the page (web/*.html, *.js, *.css)
 # and three.js from web/package-lock.json. Serve the folder with `levelkit view` (or any static
 # server: `python3 -m http.server -d target/site`).

@@ -46,7 +46,7 @@ fn inputs() -> Vec<PathBuf> {
         .filter(|p| is_document(p))
         .collect();
     out.sort();
-    let Some(corpus) = std::env::var_os("LEVELKIT_CORPUS").map(PathBuf::from) else {
+    let Some(corpus) = common::corpus("the conversion matrix's real files") else {
         return out;
     };
     let mut candidates: BTreeMap<Format, Vec<(u64, PathBuf)>> = BTreeMap::new();

@@ -120,12 +120,15 @@ pub fn all_samples() -> tempfile::TempDir {
 
 /// The real-file corpus (`$LEVELKIT_CORPUS`), or `None` when the variable is unset or empty,
 /// printing `SKIP: LEVELKIT_CORPUS is not set; {what} not run`.
+/// A relative path is taken from the workspace root (where `cargo test` is run; tests run in
+/// their crate's folder).
 pub fn corpus(what: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty());
-    if root.is_none() {
+    let var = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty());
+    if var.is_none() {
         eprintln!("SKIP: LEVELKIT_CORPUS is not set; {what} not run");
     }
-    root.map(PathBuf::from)
+    var.map(PathBuf::from)
+        .map(|r| if r.is_relative() { root().join(r) } else { r })
 }
 
 /// Width and height from a PNG's IHDR chunk.

@@ -1638,7 +1638,11 @@ mod tests {
             eprintln!("LEVELKIT_CORPUS is not set: the real world folders are skipped");
             return;
         };
-        let root = std::path::PathBuf::from(root).join("vchat");
+        // A relative path is taken from the workspace root, where `cargo test` is run.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(root)
+            .join("vchat");
         let mut worlds: Vec<_> = std::fs::read_dir(&root)
             .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
             .flatten()

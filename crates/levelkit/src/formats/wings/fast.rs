@@ -358,7 +358,9 @@ mod tests {
             }
         }
         if let Some(dir) = std::env::var_os("LEVELKIT_CORPUS").filter(|d| !d.is_empty()) {
-            walk(&std::path::PathBuf::from(dir).join("wings"), &mut out);
+            // A relative path is taken from the workspace root, where `cargo test` is run.
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+            walk(&root.join(dir).join("wings"), &mut out);
         }
         out
     }

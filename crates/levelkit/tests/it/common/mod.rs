@@ -53,11 +53,23 @@ pub fn oracle(script: &str, tools: &[&str], checks: &str) -> Option<PathBuf> {
     Some(path)
 }
 
+/// `$LEVELKIT_CORPUS`, a relative path taken from the workspace root (where `cargo test` is run:
+/// tests themselves run in their crate's folder), or `None` when unset or empty.
+pub fn corpus_root() -> Option<PathBuf> {
+    let root = PathBuf::from(std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty())?);
+    Some(if root.is_relative() {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(root)
+    } else {
+        root
+    })
+}
+
 /// The real-file corpus folder `$LEVELKIT_CORPUS/{sub}`, or `None` when the variable is unset or
 /// empty (an empty variable counts as unset); panics when it is set but the folder is missing.
 pub fn corpus(sub: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty())?;
-    let dir = PathBuf::from(root).join(sub);
+    let dir = corpus_root()?.join(sub);
     assert!(
         dir.is_dir(),
         "LEVELKIT_CORPUS is set but {} is missing",
