@@ -37,9 +37,13 @@ struct Job {
 
 /// What became of one job.
 enum Outcome {
-    Converted { bytes_in: u64, bytes_out: u64 },
+    Converted {
+        bytes_in: u64,
+        bytes_out: u64,
+    },
     Failed(String),
-    Skipped,
+    /// Why a walked file was not converted.
+    Skipped(String),
 }
 
 pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
@@ -93,23 +97,35 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     walked.dedup();
     let sniffed: HashMap<&Path, Sniffed> =
         pool.install(|| walked.par_iter().map(|&p| (p, sniff(p))).collect());
-    let keep: Vec<bool> = jobs
+    // Why each walked file is skipped (`None`: it is converted).
+    let skip: Vec<Option<String>> = jobs
         .iter()
         .map(|job| {
-            !job.walked
-                || match sniffed.get(job.input.as_path()) {
-                    Some(Sniffed::Format(format)) => {
-                        let to = targets[job.target].format();
-                        *format != to && levelkit::document::targets(*format).contains(&to)
-                    }
-                    Some(Sniffed::Unknown) => false,
-                    Some(Sniffed::Unreadable) | None => true,
+            if !job.walked {
+                return None;
+            }
+            let to = targets[job.target].format();
+            match sniffed.get(job.input.as_path()) {
+                Some(Sniffed::Format(format)) if *format == to => {
+                    Some(format!("already a {} file", to.name()))
                 }
+                Some(Sniffed::Format(format))
+                    if !levelkit::document::targets(*format).contains(&to) =>
+                {
+                    Some(format!(
+                        "a {} file does not convert to {}",
+                        format.name(),
+                        to.name()
+                    ))
+                }
+                Some(Sniffed::Unknown) => Some("not a format levelkit reads".to_owned()),
+                _ => None,
+            }
         })
         .collect();
-    let mut outcomes: Vec<Option<Outcome>> = keep
-        .iter()
-        .map(|&k| if k { None } else { Some(Outcome::Skipped) })
+    let mut outcomes: Vec<Option<Outcome>> = skip
+        .into_iter()
+        .map(|why| why.map(Outcome::Skipped))
         .collect();
 
     // Two inputs, one output: every input after the first fails (case-insensitively, so the
@@ -222,8 +238,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 summary.failed += 1;
                 ("failed", Some(reason.clone()))
             }
-            Some(Outcome::Skipped) => {
+            Some(Outcome::Skipped(why)) => {
                 summary.skipped += 1;
+                if args.verbose && !args.json {
+                    report(format_args!("{}: skipped: {why}", job.input.display()));
+                }
                 ("skipped", None)
             }
             None => {
@@ -242,6 +261,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
                 "output": job.output.display().to_string(),
                 "outcome": status,
                 "error": error,
+                "skipped": match outcome {
+                    Some(Outcome::Skipped(why)) => Some(why.as_str()),
+                    _ => None,
+                },
                 "warnings": notes,
             }));
         }

@@ -109,8 +109,9 @@ fn open(target: &Target) -> anyhow::Result<Opened> {
             TilesSource::Folder(Folder::new(path)),
         )),
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
+            // A --tiles that is not there is a usage error, as a --frames folder that is not.
+            let bytes = std::fs::read(path)
+                .map_err(|e| usage(format!("--tiles {}: cannot read: {e}", path.display())))?;
             Some((path.display().to_string(), TilesSource::Image(bytes)))
         }
         None => None,

@@ -192,7 +192,15 @@ fn convert_and_report(
         Ok(converted) if json => {
             println!("{}", json_report(converted, target, input, output, notes))
         }
-        _ => crate::conversion::report_notes(&notes),
+        Ok(converted) => {
+            crate::conversion::report_notes(&notes);
+            // Several files and none of them OUT itself (a gani's directions): say which.
+            if converted.main.is_none() {
+                let names: Vec<&str> = converted.side.iter().map(|(n, _)| n.as_str()).collect();
+                crate::report(format_args!("wrote {}", names.join(", ")));
+            }
+        }
+        Err(_) => crate::conversion::report_notes(&notes),
     }
     let converted = result?;
     Ok(if converted.partial {
@@ -276,6 +284,18 @@ pub fn render(args: &cli::RenderArgs) -> anyhow::Result<u8> {
     }
     if !is_stdio(&args.output) && !args.force && args.output.symlink_metadata().is_ok() {
         anyhow::bail!(files::refuse_message(&args.output));
+    }
+    // `render` writes PNG: an OUT named otherwise would hold PNG bytes under another name.
+    if !is_stdio(&args.output)
+        && !args
+            .output
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
+        return Err(usage(format!(
+            "{}: render writes PNG images; name a .png output (or use `convert` for other formats)",
+            args.output.display()
+        )));
     }
     let model = files::load_model(&args.input)?;
     convert_and_report(

@@ -1072,8 +1072,9 @@ fn tiles_option_uses_the_users_images() {
     assert_ne!(with, s.read("plain.png"), "--tiles changed nothing");
     let run = s.run(&["convert", "claw.wwd", "claw.tmx", "--tiles", "tiles"]);
     assert_eq!(run.code, 0, "{run:?}");
+    // A --tiles that is not there is a usage error (as a --frames folder that is not).
     let run = s.run(&["render", "claw.wwd", "x.png", "--tiles", "nothing-here"]);
-    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.contains("nothing-here"), "{run:?}");
 }
 
@@ -2128,4 +2129,47 @@ fn corpus_pids_convert_to_png_and_back_through_the_cli() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn messages_say_what_happened_and_what_to_do() {
+    let s = Samples::new();
+    // `render` writes PNG: another extension is a usage error, and nothing is written.
+    let run = s.run(&["render", "claw.wwd", "claw.jpg"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("name a .png output"), "{run:?}");
+    assert!(!s.path().join("claw.jpg").exists());
+    // A --tiles that is not there is a usage error, as a --frames folder that is not.
+    let run = s.run(&["convert", "claw.wwd", "claw.tmx", "--tiles", "nope.png"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("--tiles nope.png"), "{run:?}");
+    // A batch says why each skipped file was skipped (--json and --verbose).
+    s.write("in/a.wwd", &s.claw);
+    s.write("in/notes.txt", b"not a level");
+    let run = s.run(&["convert", "in", "--to", "wwd", "--out", "out", "--json"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let skipped: Vec<&str> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["skipped"].as_str())
+        .collect();
+    assert!(skipped.contains(&"already a wwd file"), "{report}");
+    assert!(skipped.contains(&"not a format levelkit reads"), "{report}");
+    let run = s.run(&["convert", "in", "--to", "tmx", "--out", "out2", "--verbose"]);
+    assert!(
+        run.stderr
+            .contains("notes.txt: skipped: not a format levelkit reads"),
+        "{run:?}"
+    );
+    // A gani's four directions are named when written.
+    let gani = common::samples().join("walk.gani");
+    let run = s.run(&["convert".as_ref(), gani.as_os_str(), "walk.gif".as_ref()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("wrote walk.up.gif, walk.left.gif, walk.down.gif, walk.right.gif"),
+        "{run:?}"
+    );
 }
