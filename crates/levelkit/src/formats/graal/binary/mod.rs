@@ -103,11 +103,16 @@ impl Graal {
             links: self.links.len(),
             baddies: self.baddies.len(),
             npcs: self.npcs.len(),
-            chests: self.chests.len(),
+            chests: self.chests.iter().filter(|c| !c.is_null()).count(),
+            null_chests: self.chests.iter().filter(|c| c.is_null()).count(),
             signs: self.signs.len(),
             editor_encoding: self.boards.iter().all(|b| b.packets.is_none()),
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Counts for `levelkit info`.
@@ -123,8 +128,11 @@ pub struct Summary {
     pub baddies: usize,
     /// NPCs.
     pub npcs: usize,
-    /// Chests (null chests included).
+    /// Chests (the ones `levelkit dump` lists).
     pub chests: usize,
+    /// Null chest records (`FF FF FF 00`, placeholders the game skips), kept byte for byte.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub null_chests: usize,
     /// Signs.
     pub signs: usize,
     /// Whether our encoder reproduces every board's packets.
