@@ -76,7 +76,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         )));
     }
     let started = Instant::now();
-    let jobs = plan(&args.paths, out_dir, &targets)?;
+    let jobs = plan(&args.paths, out_dir, &targets, args.keep_extension)?;
 
     let pool = {
         let mut builder = rayon::ThreadPoolBuilder::new();
@@ -140,7 +140,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             let other = jobs.get(first).map(|j| j.input.display().to_string());
             if let Some(slot) = outcomes.get_mut(index) {
                 *slot = Some(Outcome::Failed(format!(
-                    "{} would also be written from {}; not overwritten",
+                    "{} would also be written from {}; not overwritten (--keep-extension names \
+                     outputs after the whole input name)",
                     job.output.display(),
                     other.unwrap_or_default()
                 )));
@@ -437,10 +438,15 @@ fn progress_bar(len: u64) -> ProgressBar {
 }
 
 /// Every input with its output for every target, in a stable order.
-fn plan(paths: &[PathBuf], out_dir: &Path, targets: &[Target]) -> anyhow::Result<Vec<Job>> {
+fn plan(
+    paths: &[PathBuf],
+    out_dir: &Path,
+    targets: &[Target],
+    keep_extension: bool,
+) -> anyhow::Result<Vec<Job>> {
     let mut jobs = Vec::new();
     for (index, target) in targets.iter().enumerate() {
-        for mut job in plan_one(paths, out_dir, target)? {
+        for mut job in plan_one(paths, out_dir, target, keep_extension)? {
             job.target = index;
             jobs.push(job);
         }
@@ -449,7 +455,24 @@ fn plan(paths: &[PathBuf], out_dir: &Path, targets: &[Target]) -> anyhow::Result
 }
 
 /// Every input with its output for one target.
-fn plan_one(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Result<Vec<Job>> {
+fn plan_one(
+    paths: &[PathBuf],
+    out_dir: &Path,
+    target: &Target,
+    keep_extension: bool,
+) -> anyhow::Result<Vec<Job>> {
+    let ext = target.format().extension();
+    // `a/test.graal` -> `a/test.tmx`, or with --keep-extension `a/test.graal.tmx`.
+    let named = |p: PathBuf| -> PathBuf {
+        if keep_extension {
+            let mut name = p.into_os_string();
+            name.push(".");
+            name.push(ext);
+            PathBuf::from(name)
+        } else {
+            p.with_extension(ext)
+        }
+    };
     let out_canonical = fs::canonicalize(out_dir).ok();
     let mut jobs = Vec::new();
     for path in paths {
@@ -461,7 +484,7 @@ fn plan_one(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Resul
             for file in found {
                 let relative = file.strip_prefix(path).unwrap_or(&file).to_path_buf();
                 jobs.push(Job {
-                    output: out_dir.join(relative.with_extension(target.format().extension())),
+                    output: out_dir.join(named(relative)),
                     input: file,
                     walked: true,
                     target: 0,
@@ -473,7 +496,7 @@ fn plan_one(paths: &[PathBuf], out_dir: &Path, target: &Target) -> anyhow::Resul
                 .map(PathBuf::from)
                 .unwrap_or_else(|| PathBuf::from("input"));
             jobs.push(Job {
-                output: out_dir.join(name.with_extension(target.format().extension())),
+                output: out_dir.join(named(name)),
                 input: path.clone(),
                 walked: false,
                 target: 0,

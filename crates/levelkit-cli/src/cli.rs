@@ -259,6 +259,11 @@ pub struct ConvertArgs {
     /// warnings, and the warnings by kind.
     #[arg(long)]
     pub json: bool,
+    /// Batch mode: keep the input's extension in the output's name (`test.graal` ->
+    /// `test.graal.tmx`), so that `test.graal` and `test.nw` in one folder do not both become
+    /// `test.tmx`.
+    #[arg(long)]
+    pub keep_extension: bool,
     /// Batch mode: convert this many files at once (default: one per CPU).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

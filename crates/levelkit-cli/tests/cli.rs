@@ -2173,3 +2173,30 @@ fn messages_say_what_happened_and_what_to_do() {
         "{run:?}"
     );
 }
+
+#[test]
+fn keep_extension_avoids_collisions_between_levels_of_one_name() {
+    let s = Samples::new();
+    let graal = levelkit::formats::graal::binary::samples::graal()
+        .write()
+        .unwrap();
+    s.write("lv/test.graal", &graal);
+    let run = s.run(&["convert", "lv/test.graal", "lv/test.nw"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // Both would be out/test.tmx: the second fails, and the message names the way out.
+    let run = s.run(&["convert", "lv", "--to", "tmx", "--out", "out"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("--keep-extension"), "{run:?}");
+    let run = s.run(&[
+        "convert",
+        "lv",
+        "--to",
+        "tmx",
+        "--out",
+        "kept",
+        "--keep-extension",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(s.path().join("kept/test.graal.tmx").is_file());
+    assert!(s.path().join("kept/test.nw.tmx").is_file());
+}
