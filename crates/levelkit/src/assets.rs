@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::limits::Limits;
 
@@ -164,14 +164,15 @@ pub struct Folder {
 }
 
 /// Lower-cased names to (real name, is a folder), by folder.
-type Listings = HashMap<PathBuf, HashMap<String, (String, bool)>>;
+type Listing = Arc<HashMap<String, (String, bool)>>;
 
-/// The listing of `dir`, read on first use and kept for the process.
-fn listing(dir: &Path) -> Option<HashMap<String, (String, bool)>> {
-    static LISTINGS: OnceLock<Mutex<Listings>> = OnceLock::new();
+/// The listing of `dir`, read on first use and kept for the process (shared, not copied: a
+/// batch asks for the same big folder once per level).
+fn listing(dir: &Path) -> Option<Listing> {
+    static LISTINGS: OnceLock<Mutex<HashMap<PathBuf, Listing>>> = OnceLock::new();
     let mut listings = LISTINGS.get_or_init(Default::default).lock().ok()?;
     if let Some(hit) = listings.get(dir) {
-        return Some(hit.clone());
+        return Some(Arc::clone(hit));
     }
     let entries: HashMap<String, (String, bool)> = std::fs::read_dir(dir)
         .ok()?
@@ -182,7 +183,8 @@ fn listing(dir: &Path) -> Option<HashMap<String, (String, bool)>> {
             (name.to_lowercase(), (name, is_dir))
         })
         .collect();
-    listings.insert(dir.to_path_buf(), entries.clone());
+    let entries = Arc::new(entries);
+    listings.insert(dir.to_path_buf(), Arc::clone(&entries));
     Some(entries)
 }
 
@@ -267,7 +269,7 @@ impl Assets for Folder {
         } else {
             self.resolve(dir, true)?
         };
-        let mut entries: Vec<(String, bool)> = listing(&real)?.into_values().collect();
+        let mut entries: Vec<(String, bool)> = listing(&real)?.values().cloned().collect();
         entries.sort();
         let (dirs, files): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(_, d)| *d);
         Some((

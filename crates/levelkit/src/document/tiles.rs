@@ -167,16 +167,13 @@ pub fn atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Result<(I
         Some(Tiles::Optional(files)) => (*files, false),
     };
     let set = set_name(ts).to_lowercase();
-    let (top, dirs) = files_of(assets, "");
-    let atlas = IMAGE_EXTENSIONS
-        .iter()
-        .find_map(|ext| top.get(&format!("{set}.{ext}")));
-    if let Some(name) = atlas {
-        let image = assets
-            .read(name)
-            .ok_or_else(|| malformed(format!("{name}: cannot read")))
-            .and_then(|b| decode(&b, name))
-            .and_then(|image| with_columns(image, ts, name));
+    // An atlas named after the set: read by name (any case), without listing the folder.
+    let atlas = IMAGE_EXTENSIONS.iter().find_map(|ext| {
+        let name = format!("{set}.{ext}");
+        assets.read(&name).map(|bytes| (name, bytes))
+    });
+    if let Some((name, bytes)) = atlas {
+        let image = decode(&bytes, &name).and_then(|image| with_columns(image, ts, &name));
         return match image {
             Ok(image) => Ok((image, true)),
             Err(e) if required => Err(e),
@@ -186,6 +183,7 @@ pub fn atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Result<(I
     if !required {
         return Ok((png::tileset_image(ts)?, false));
     }
+    let (top, dirs) = files_of(assets, "");
     let mut numbered: BTreeMap<u32, String> = BTreeMap::new();
     let sub = dirs
         .iter()
