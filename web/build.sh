@@ -22,8 +22,14 @@ tools="$target/tools"
 bindgen="$tools/bin/wasm-bindgen"
 if ! [ -x "$bindgen" ] || [ "$("$bindgen" --version | awk '{print $2}')" != "$version" ]; then
   echo "installing wasm-bindgen-cli $version into $tools"
-  cargo install wasm-bindgen-cli --version "$version" --locked --root "$tools" ||
+  # Its published lock file first; some releases' lock files name a yanked crate (webpki-roots),
+  # so that attempt's errors are kept quiet and the install is retried with current versions.
+  log="$(mktemp)"
+  if ! cargo install wasm-bindgen-cli --version "$version" --locked --root "$tools" >"$log" 2>&1; then
+    echo "wasm-bindgen-cli $version: its lock file does not resolve; installing with current dependency versions"
     cargo install wasm-bindgen-cli --version "$version" --root "$tools"
+  fi
+  rm -f "$log"
 fi
 
 # The npm packages web/package-lock.json pins: three.js (for the page) and binaryen (wasm-opt,

@@ -276,7 +276,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     for (job, notes) in jobs.iter().zip(&notes_of) {
         for note in notes {
             if args.verbose && !args.json {
-                report(format_args!("{}: {note}", job.input.display()));
+                report(format_args!("{}: {}", job.input.display(), labelled(note)));
             }
             kinds.add(note, &job.input);
         }
@@ -291,11 +291,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         let kinds_json: Vec<_> = kinds
             .list
             .iter()
-            .map(|(count, note, first)| {
+            .map(|kind| {
                 serde_json::json!({
-                    "count": count,
-                    "first": note,
-                    "first_file": first.display().to_string(),
+                    "count": kind.count,
+                    "first": kind.first,
+                    "first_file": kind.first_file.display().to_string(),
+                    "pattern": kind.pattern,
+                    "names": kind.names.iter().map(|(n, c)| serde_json::json!({"names": n, "count": c})).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -316,11 +318,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         report(&summary);
     }
     if !args.verbose && !args.json {
-        for (count, note, first) in &kinds.list {
-            report(format_args!(
-                "  {count} x {note} (first: {})",
-                first.display()
-            ));
+        for kind in &kinds.list {
+            report(format_args!("  {}", kind.line()));
         }
     }
     Ok(if summary.failed > 0 {
@@ -330,61 +329,135 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Warnings by kind, in the order each kind was first met: (count, first text, first file).
+/// Warnings by kind, in the order each kind was first met.
 #[derive(Default)]
 struct WarningKinds {
-    list: Vec<(usize, String, PathBuf)>,
+    list: Vec<Kind>,
     index: HashMap<String, usize>,
     total: usize,
 }
 
+/// One kind of warning: how many, its first text and file, and how often each distinct quoted
+/// name met in it came up (a missing NPC image is one kind; its images are told apart).
+struct Kind {
+    count: usize,
+    first: String,
+    first_file: PathBuf,
+    /// The kind with its quoted names elided (`NPC image "…" was not found`).
+    pattern: String,
+    /// (quoted names of one warning, count), in the order first met.
+    names: Vec<(String, usize)>,
+}
+
+/// The most distinct names a summary line lists.
+const NAMES_SHOWN: usize = 5;
+
 impl WarningKinds {
     fn add(&mut self, note: &str, file: &Path) {
         self.total += 1;
-        let kind = kind_of(note);
-        match self.index.get(&kind) {
-            Some(&i) => {
-                if let Some(entry) = self.list.get_mut(i) {
-                    entry.0 += 1;
-                }
-            }
-            None => {
-                self.index.insert(kind, self.list.len());
-                self.list.push((1, note.to_owned(), file.to_path_buf()));
+        let (key, pattern, names) = kind_of(note);
+        let i = *self.index.entry(key).or_insert_with(|| {
+            self.list.push(Kind {
+                count: 0,
+                first: note.to_owned(),
+                first_file: file.to_path_buf(),
+                pattern,
+                names: Vec::new(),
+            });
+            self.list.len() - 1
+        });
+        let Some(kind) = self.list.get_mut(i) else {
+            return;
+        };
+        kind.count += 1;
+        if !names.is_empty() {
+            match kind.names.iter_mut().find(|(n, _)| *n == names) {
+                Some((_, count)) => *count += 1,
+                None => kind.names.push((names, 1)),
             }
         }
     }
 }
 
+impl Kind {
+    /// The summary line: the warning itself when it is always the same, else its pattern and
+    /// the distinct names, most frequent first.
+    fn line(&self) -> String {
+        let first = self.first_file.display();
+        if self.names.len() <= 1 {
+            return format!("{} x {} (first: {first})", self.count, labelled(&self.first));
+        }
+        let mut names: Vec<&(String, usize)> = self.names.iter().collect();
+        names.sort_by(|a, b| b.1.cmp(&a.1));
+        let shown: Vec<String> = names
+            .iter()
+            .take(NAMES_SHOWN)
+            .map(|(n, c)| format!("{n} {c}x"))
+            .collect();
+        let more = names.len().saturating_sub(NAMES_SHOWN);
+        format!(
+            "{} x {}: {} different: {}{} (first: {first})",
+            self.count,
+            labelled(&self.pattern),
+            names.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(", and {more} more (--verbose lists each)")
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
+/// A note as the CLI shows it: a warning keeps its `warning:` label, an informational note gets
+/// `note:` (the library's notes about what a conversion did carry no label).
+pub fn labelled(note: &str) -> std::borrow::Cow<'_, str> {
+    if note.starts_with("warning: ") || note.starts_with("error: ") || note.starts_with("note: ") {
+        note.into()
+    } else {
+        format!("note: {note}").into()
+    }
+}
+
 /// What makes two warnings the same kind: their text without the place (`(at …)`), quoted
-/// names and numbers.
-fn kind_of(note: &str) -> String {
+/// names and numbers. Gives (the key, the text with quoted names elided, the quoted names).
+fn kind_of(note: &str) -> (String, String, String) {
     let text = note.rsplit_once(" (at ").map_or(note, |(head, _)| head);
-    let mut kind = String::with_capacity(text.len());
+    let mut key = String::with_capacity(text.len());
+    let mut pattern = String::with_capacity(text.len());
+    let mut names = String::new();
     let mut quoted = false;
     let mut last_digit = false;
     for c in text.chars() {
         if c == '"' {
             quoted = !quoted;
             if quoted {
-                kind.push_str("\"…\"");
+                key.push_str("\"…\"");
+                pattern.push_str("\"…\"");
+                if !names.is_empty() {
+                    names.push(' ');
+                }
             }
+            names.push('"');
             continue;
         }
         if quoted {
+            names.push(c);
             continue;
         }
+        pattern.push(c);
         if c.is_ascii_digit() {
             if !last_digit {
-                kind.push('N');
+                key.push('N');
             }
             last_digit = true;
             continue;
         }
         last_digit = false;
-        kind.push(c);
+        key.push(c);
     }
-    kind
+    (key, pattern, names)
 }
 
 #[derive(Default)]

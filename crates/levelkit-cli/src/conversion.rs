@@ -319,6 +319,6 @@ pub fn write_converted(
 /// Report a conversion's notes on stderr, one line each.
 pub fn report_notes(notes: &[String]) {
     for note in notes {
-        crate::report(note);
+        crate::report(crate::batch::labelled(note));
     }
 }

@@ -7,8 +7,7 @@
 //! * [`ls`], [`extract`], [`pack`]: REZ archives, through [`archive`] (memory-mapped).
 //! * [`convert`]: the single-file `convert IN OUT` and `render`; [`batch`]: `convert
 //!   DIR|FILES... --out DIR`, in parallel; [`conversion`]: the conversion both modes share.
-//! * [`world`]: Graal overworlds (`.gmap`) to and from Tiled worlds, rendered whole.
-//! * [`images`]: `--palette`, and the pictures (PID, PCX, PAL) as PNG and back.
+//! * [`tilesets`]: the tilesets a batch of maps shares (`tilesets/`), written once.
 //! * [`view`]: `levelkit view`, the browser viewer served on localhost.
 //!
 //! Exit status: 0 success, 1 invalid input (unreadable files, error findings, failed

@@ -14,6 +14,7 @@ mod common;
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use common::{Run, all_samples, levelkit, levelkit_in, png_size};
 
@@ -769,6 +770,60 @@ fn help_is_everywhere_and_documents_exit_codes() {
 
 // ---------------------------------------------------------------------------------------------
 // real files
+
+/// A newcomer's `cargo test` without `LEVELKIT_CORPUS` says how many real-file tests it skipped
+/// (one line per test binary, past the harness's capture), and a relative `LEVELKIT_CORPUS` is
+/// taken from the workspace root. Runs this very test binary again, on one corpus test.
+#[test]
+fn corpus_tests_skipped_are_counted_and_a_relative_corpus_path_works() {
+    let me = std::env::current_exe().unwrap();
+    let test = "corpus_files_pass_info_and_validate_except_the_bad_signature";
+    let unset = Command::new(&me)
+        .args(["--exact", test])
+        .env_remove("LEVELKIT_CORPUS")
+        .output()
+        .unwrap();
+    assert!(unset.status.success());
+    let err = String::from_utf8_lossy(&unset.stderr);
+    assert!(
+        err.contains("SKIP: 1 corpus test of cli not run: LEVELKIT_CORPUS is not set"),
+        "{err}"
+    );
+    let Some(corpus) = common::corpus("the relative corpus path") else {
+        return;
+    };
+    // The README's form: `LEVELKIT_CORPUS=../shared/corpus`, relative to the workspace root, from
+    // a test that runs in its crate's folder.
+    let relative = pathdiff(&corpus, &common::root());
+    let set = Command::new(&me)
+        .args(["--exact", test])
+        .env("LEVELKIT_CORPUS", &relative)
+        .current_dir(common::root().join("crates/levelkit-cli"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&set.stderr);
+    assert!(set.status.success(), "{relative:?}: {err}");
+    assert!(!err.contains("SKIP"), "{err}");
+}
+
+/// `path` relative to `base` (both absolute), through `..` where needed.
+fn pathdiff(path: &Path, base: &Path) -> PathBuf {
+    let path = fs::canonicalize(path).unwrap();
+    let base = fs::canonicalize(base).unwrap();
+    let common = path
+        .components()
+        .zip(base.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in base.components().skip(common) {
+        out.push("..");
+    }
+    for part in path.components().skip(common) {
+        out.push(part);
+    }
+    out
+}
 
 #[test]
 fn corpus_files_pass_info_and_validate_except_the_bad_signature() {

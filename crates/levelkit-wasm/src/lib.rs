@@ -2,7 +2,7 @@
 //! `web/` (built by `web/build.sh`). JavaScript drops files into a [`Viewer`], opens one as a
 //! [`Document`], and asks it for what `levelkit info`, `validate`, `dump` and `convert` give on
 //! the command line; the bytes of a conversion are the CLI's (the same library steps,
-//! [`levelkit::document::convert`]), and a gani's frames are those of `levelkit convert
+//! [`levelkit::document::convert()`]), and a gani's frames are those of `levelkit convert
 //! walk.gani walk.gif` (the library's renderer, [`Document::play_gani`]). A dropped image or
 //! texture WAD, which is no document, opens as an [`AssetDoc`] (the library's WAD reader and
 //! the `image` crate). Nothing format-specific lives here or in the page.

@@ -29,7 +29,38 @@
 //!
 //! The library does no file or terminal I/O; the `levelkit` binary (crate `levelkit-cli`) does.
 //!
-//! # Example
+//! # Examples
+//!
+//! Read a level from disk, look at it, and convert it to a Tiled map: the library does what
+//! `levelkit convert samples/gruntz-like.wwd level.tmx` does, side files included.
+//!
+//! ```standalone_crate
+//! # std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))?;
+//! use levelkit::assets::Folder;
+//! use levelkit::document::{Model, Options, convert};
+//! use levelkit::{Format, Limits};
+//!
+//! let bytes = std::fs::read("samples/gruntz-like.wwd")?;
+//! let model = Model::read(&bytes, Some("gruntz-like.wwd"), &Limits::default())?;
+//! assert_eq!(model.format(), Format::Wwd);
+//! assert!(model.validate().is_empty());
+//!
+//! // Files the level names (tiles, images) are looked up beside it; the output's name
+//! // names the side files (here the generated tileset pictures).
+//! let options = Options {
+//!     output_name: Some("level.tmx".into()),
+//!     ..Options::default()
+//! };
+//! let done = convert(&model, Format::Tmx, &options, &Folder::new("samples"))?;
+//! let tmx = String::from_utf8(done.main.ok_or("a map")?)?;
+//! assert!(tmx.contains("<map "));
+//! for (name, bytes) in &done.side {
+//!     assert!(name.ends_with(".png") && !bytes.is_empty(), "{name}");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Or a format's own model, without the document layer:
 //!
 //! ```
 //! use levelkit::formats::wwd;

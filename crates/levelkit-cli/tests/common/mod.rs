@@ -5,6 +5,10 @@
 // Each test binary uses its own subset.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+/// Counting the corpus tests that did not run (shared with the library's tests).
+#[path = "../../../levelkit/tests/it/common/skip.rs"]
+pub mod skip;
+
 use std::ffi::OsStr;
 use std::fs;
 use std::io::{Cursor, Write as _};
@@ -126,6 +130,7 @@ pub fn corpus(what: &str) -> Option<PathBuf> {
     let var = std::env::var_os("LEVELKIT_CORPUS").filter(|v| !v.is_empty());
     if var.is_none() {
         eprintln!("SKIP: LEVELKIT_CORPUS is not set; {what} not run");
+        skip::note_corpus_skip();
     }
     var.map(PathBuf::from)
         .map(|r| if r.is_relative() { root().join(r) } else { r })
