@@ -17,15 +17,15 @@ Exit status:
 
 /// Read, validate and convert legacy game level and model files.
 ///
-/// levelkit reads, checks, prints and writes, losslessly: WAP32 levels (.wwd: Captain Claw,
-/// Gruntz, Get Medieval); Graal levels and animations (.graal, .zelda, .nw, .gani); Wings 3D
-/// models (.wings); 3D GameStudio levels (.wmp text and WMPB binary, $$M); V-Chat worlds (.wdb);
-/// WAP32 pictures (.pid images, .pal palettes, .pcx screens); and levelkit's lossless JSON
-/// document of any of them. It converts levels to Tiled maps (.tmx, .tmj) and back, draws PNG
-/// previews, converts 3D models to glTF 2.0 (.glb, .gltf) and OBJ and back (to .wings or .wdb),
-/// and pictures to PNG and back. Use `-` for stdin or stdout.
+/// levelkit reads, checks, prints and writes the level, model, picture and archive formats of
+/// WAP32 games (Captain Claw, Gruntz), Graal Online, Wings 3D, 3D GameStudio and V-Chat,
+/// losslessly, and levelkit's JSON document of any of them (the list is below). It converts
+/// levels to Tiled maps (.tmx, .tmj) and back, draws PNG previews, converts 3D models to glTF
+/// 2.0 (.glb, .gltf) and OBJ and back, animations to GIF and PNG, and pictures to PNG and
+/// back (`levelkit convert --help` lists what each format becomes). Use `-` for stdin or
+/// stdout.
 #[derive(Debug, Parser)]
-#[command(name = "levelkit", version, after_help = EXIT_STATUS)]
+#[command(name = "levelkit", version, after_help = top_after_help())]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -78,13 +78,15 @@ pub enum Command {
     /// Outputs are written to a temporary file beside them and renamed into place. An existing
     /// output is refused (exit 1) unless --force. An input is never written to: naming it as
     /// the output is a usage error (exit 2).
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = EXIT_STATUS, after_long_help = convert_after_help())]
     Convert(ConvertArgs),
-    /// Draw a level (.wwd, .graal, .nw) or a Tiled map (.tmx, .tmj) as a PNG preview: tiles
-    /// coloured by their attributes and labelled with their ids (the games' graphics are not
-    /// shipped; --tiles uses yours, and a map uses the tileset images it references), objects as
-    /// magenta markers; large levels are scaled down to fit 64 megapixels.
-    #[command(after_help = EXIT_STATUS)]
+    /// Draw a level, an overworld or a Tiled map as a PNG preview (`convert IN OUT.png`).
+    ///
+    /// Tiles are coloured by their attributes and labelled with their ids (the games' graphics
+    /// are not shipped; --tiles and --game use yours, and a map uses the tileset images it
+    /// references), objects as magenta markers or their images (--images, --game); large levels
+    /// are scaled down to fit 64 megapixels.
+    #[command(after_help = EXIT_STATUS, after_long_help = render_after_help())]
     Render(RenderArgs),
     /// List the files of a REZ archive (Captain Claw, Gruntz), or of one directory in it.
     #[command(after_help = EXIT_STATUS)]
@@ -177,12 +179,11 @@ pub struct ConvertArgs {
     /// directories.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Target format (json, wwd, graal, nw, gani, wings, wmp, $$m, wdb, pid, pal, pcx, tmx,
-    /// tmj, png, glb, gltf, obj); needed for
-    /// `-` as OUT and in batch mode, where it may list several (`--to json,tmx,png,glb`: each
-    /// input becomes each of them; inputs that are not levels are skipped for tmx, tmj and png,
-    /// and inputs that are not 3D models for glb, gltf and obj).
-    #[arg(long, value_name = "FORMAT", value_delimiter = ',', value_parser = writable_target)]
+    /// Target format; needed for `-` as OUT and in batch mode, where it may list several
+    /// (`--to json,tmx,png,glb`: each input becomes each of them; a file found in a folder that
+    /// does not convert to a target is skipped for it, with the reason under --verbose).
+    #[arg(long, value_name = "FORMAT", value_delimiter = ',', value_parser = writable_target,
+          long_help = to_help())]
     pub to: Vec<Format>,
     /// Batch mode: write outputs under this directory (created if missing).
     #[arg(long, short = 'o', value_name = "DIR")]
@@ -299,6 +300,74 @@ pub fn writable_names() -> String {
         .map(|info| info.name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `--to`'s long help: the formats levelkit writes, from the library's table.
+fn to_help() -> String {
+    format!(
+        "Target format: {}. Needed for `-` as OUT and in batch mode, where it may list several \
+         (`--to json,tmx,png,glb`: each input becomes each of them; a file found in a folder \
+         that does not convert to a target is skipped for it, with the reason under --verbose).",
+        writable_names()
+    )
+}
+
+/// The formats levelkit knows, one line each (name, extensions, what it is, read/write), from
+/// the library's table: the one list every help text shows.
+pub fn formats_list() -> String {
+    let mut out = String::from("Formats:\n");
+    for info in FORMATS.iter().filter(|i| i.readable || i.writable) {
+        let extensions: Vec<String> = info.extensions.iter().map(|e| format!(".{e}")).collect();
+        let can = match (info.readable, info.writable) {
+            (true, true) => "read, write",
+            (true, false) => "read",
+            _ => "write",
+        };
+        out.push_str(&format!(
+            "  {:<6} {:<18} {} ({can})\n",
+            info.name,
+            extensions.join(" "),
+            info.description
+        ));
+    }
+    out
+}
+
+/// What follows the top-level help: the formats, then the exit status.
+fn top_after_help() -> String {
+    format!("{}\n{EXIT_STATUS}", formats_list())
+}
+
+/// What each readable format converts to (`document::targets`), one line each.
+fn conversions_list() -> String {
+    let mut out = String::from("What each format converts to:\n");
+    for info in FORMATS.iter().filter(|i| i.readable) {
+        let targets = levelkit::document::targets(info.format);
+        if targets.is_empty() {
+            continue;
+        }
+        let names: Vec<&str> = targets.iter().map(|f| f.name()).collect();
+        out.push_str(&format!("  {:<6} -> {}\n", info.name, names.join(", ")));
+    }
+    out
+}
+
+/// What follows `convert --help`: the conversions, then the exit status.
+fn convert_after_help() -> String {
+    format!("{}\n{EXIT_STATUS}", conversions_list())
+}
+
+/// What follows `render --help`: the formats it draws, then the exit status.
+fn render_after_help() -> String {
+    let drawn: Vec<String> = FORMATS
+        .iter()
+        .filter(|i| i.readable && levelkit::document::targets(i.format).contains(&Format::Png))
+        .map(|i| i.name.to_owned())
+        .collect();
+    format!(
+        "Formats drawn: {}.\n\n{EXIT_STATUS}",
+        drawn.join(", ")
+    )
 }
 
 /// A target format that levelkit can write, or why not.

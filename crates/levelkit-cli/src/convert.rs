@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use anyhow::Context as _;
+
 use levelkit::Format;
 use levelkit::assets::Folder;
 use levelkit::document::convert::Direction;
@@ -108,10 +110,18 @@ fn check_animation_flags(model: &Model, format: Format, args: &ConvertArgs) -> a
     );
     // --images also finds Graal levels' NPC pictures; --dir is for ganis only.
     let level = matches!(model.format(), Format::GraalLevel | Format::Nw);
-    if (args.dir.is_some() || (args.images.is_some() && !level)) && !(gani && picture) {
+    if args.images.is_some() && !level && !(gani && picture) {
+        return Err(usage(if ani {
+            "--images is for Graal animations and levels; a WAP32 animation (.ani) takes its \
+             frames from --frames DIR"
+        } else {
+            "--images applies to Graal animations (.gani) converted to .gif or .png and to Graal \
+             levels (.graal, .nw)"
+        }));
+    }
+    if args.dir.is_some() && !(gani && picture) {
         return Err(usage(
-            "--dir applies to Graal animations (.gani) converted to .gif or .png, and --images to \
-             those and to Graal levels",
+            "--dir applies to Graal animations (.gani) converted to .gif or .png",
         ));
     }
     if (args.frames.is_some() && !(ani && picture)) || (args.sheet && !((ani || gani) && picture)) {
@@ -202,7 +212,8 @@ fn convert_and_report(
         }
         Err(_) => crate::conversion::report_notes(&notes),
     }
-    let converted = result?;
+    // The library's errors name the target format and the place; say which input too.
+    let converted = result.with_context(|| display_name(input))?;
     Ok(if converted.partial {
         EXIT_FAILED
     } else {

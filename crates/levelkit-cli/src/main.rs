@@ -68,8 +68,37 @@ pub fn report(message: impl fmt::Display) {
     let _ = writeln!(io::stderr().lock(), "levelkit: {message}");
 }
 
+/// A bad command line, said in the same style as every other message (`levelkit: …`, exit 2);
+/// `--help` and `--version` print as clap prints them.
+fn usage_exit(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = err.print();
+        return ExitCode::from(if err.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+    }
+    let text = err.render().to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    report(first.strip_prefix("error: ").unwrap_or(first));
+    let rest: Vec<&str> = lines.collect();
+    let rest = rest.join("\n");
+    let rest = rest.trim();
+    if !rest.is_empty() {
+        let _ = writeln!(io::stderr().lock(), "{rest}");
+    }
+    ExitCode::from(EXIT_USAGE)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_exit(&err),
+    };
     let result = match cli.command {
         Command::Info(args) => info::run(&args),
         Command::Validate(args) => validate::run(&args),

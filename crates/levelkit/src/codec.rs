@@ -77,18 +77,24 @@ pub trait Codec: Sized {
     /// summary field.
     fn info_text(&self) -> String {
         let mut s = String::new();
+        let summary = self.summary();
+        // One column for the values: as wide as the longest key (`editor_encoding`).
+        let width = match &summary {
+            Value::Object(fields) => fields.keys().map(String::len).max().unwrap_or(0),
+            _ => 0,
+        }
+        .max(12);
         info_row(
             &mut s,
-            "format",
+            &format!("{:<width$} ", "format"),
             format_args!("{}, {}", self.format().name(), self.version()),
         );
-        if let Value::Object(fields) = self.summary() {
+        if let Value::Object(fields) = summary {
             for (key, value) in fields {
                 if key == "version" {
                     continue;
                 }
-                // Summary keys can be longer than the WWD rows' column.
-                let key = format!("{key:<12} ");
+                let key = format!("{key:<width$} ");
                 match value {
                     Value::String(text) => info_row(&mut s, &key, text),
                     other => info_row(&mut s, &key, other),

@@ -186,29 +186,24 @@ pub fn convert(
 fn not_convertible(model: &Model, target: Format) -> Failure {
     let from = model.format().name();
     let info = target.info();
+    let offered: Vec<&str> = model.targets().iter().map(|f| f.name()).collect();
+    let becomes = format!("a {from} file becomes: {}", offered.join(", "));
     let why = if info.exchange && info.common == Some(Common::Scene) && !model.is_3d() {
         format!(
-            "a {from} file is not a 3D model; it cannot become {}",
+            "a {from} file is not a 3D model; it cannot become {} ({becomes})",
             target.name()
         )
     } else if info.exchange && info.common == Some(Common::TileMap) && model.to_tilemap().is_none()
     {
         format!(
-            "a {from} file is not a tile map; it cannot become {}",
+            "a {from} file is not a tile map; it cannot become {} ({becomes})",
             target.name()
         )
     } else {
         match model.convert_to(target) {
             // The model's own reason (a Tiled map made from a Graal level is not a WWD one).
             Err(e) if e.kind == ErrorKind::Unsupported => e.message,
-            _ => {
-                let offered: Vec<&str> = model.targets().iter().map(|f| f.name()).collect();
-                format!(
-                    "cannot convert {from} to {} (a {from} file becomes: {})",
-                    target.name(),
-                    offered.join(", ")
-                )
-            }
+            _ => format!("cannot convert {from} to {} ({becomes})", target.name()),
         }
     };
     Failure {

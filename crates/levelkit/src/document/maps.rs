@@ -96,7 +96,18 @@ fn gather(
     if matches!(model, Model::Graal(_) | Model::Nw(_)) {
         let (npcs, warnings) =
             super::game::graal_npc_art(map, &mut |name| find_image(options, assets, name));
+        let missing = warnings
+            .iter()
+            .filter(|w| w.message.contains("was not found"))
+            .count();
         notes.extend(warnings.iter().map(Warning::to_string));
+        if missing > 0 && options.images.is_none() {
+            notes.push(format!(
+                "{missing} NPC image{} not found beside the level or in its parent folder; \
+                 --images DIR names the folder of the server's images",
+                if missing == 1 { "" } else { "s" }
+            ));
+        }
         sprites.extend(npcs);
     }
     Ok((atlases, user_tiles, sprites))

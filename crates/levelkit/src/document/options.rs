@@ -174,9 +174,9 @@ impl Options<'_> {
     }
 }
 
-/// The picture `name` among the document's images: in [`Options::images`] where given, else in
-/// `assets` and then its parent folder; a plain file name only (nothing outside the folders is
-/// read).
+/// The picture `name` among the document's images: the [`Options::tiles`] image when it has
+/// that name, else in [`Options::images`] where given, else in `assets` and then its parent
+/// folder; a plain file name only (nothing outside the folders is read).
 pub fn find_image<'a>(
     options: &Options<'a>,
     assets: &'a dyn Assets,
@@ -184,6 +184,18 @@ pub fn find_image<'a>(
 ) -> Option<Vec<u8>> {
     if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
         return None;
+    }
+    // The tile image the user gave is also an NPC image by that name (Graal NPCs often
+    // draw a part of `pics1.png`).
+    if let Some(super::tiles::Tiles::Image {
+        name: tiles,
+        bytes,
+    }) = &options.tiles
+    {
+        let base = tiles.rsplit(['/', '\\']).next().unwrap_or(tiles);
+        if base.eq_ignore_ascii_case(name) {
+            return Some(bytes.to_vec());
+        }
     }
     match options.images {
         Some(images) => images.read(name).map(Cow::into_owned),

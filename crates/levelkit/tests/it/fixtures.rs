@@ -206,6 +206,19 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
         ),
     ];
     files.extend(textures);
+    // The pictures and the model the samples name, so that the main job finds every file.
+    let graal = levelkit::formats::graal::sample_images::npc_images()
+        .into_iter()
+        .chain(levelkit::formats::graal::sample_images::walk_images());
+    for (name, bytes) in graal {
+        let path: &'static str = Box::leak(format!("samples/{name}").into_boxed_str());
+        files.push((path, bytes, Expect::Bytes));
+    }
+    files.push((
+        "samples/crate.mdl",
+        levelkit::formats::mdl::samples::mdl3_crate().write().unwrap(),
+        Expect::Model,
+    ));
     files.extend(overworld_levels);
     files
 }

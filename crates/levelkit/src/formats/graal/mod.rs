@@ -14,4 +14,5 @@ pub mod gmap;
 pub mod level;
 mod lines;
 pub mod nw;
+pub mod sample_images;
 pub mod tilemap;

@@ -351,6 +351,85 @@ pub fn mdl7_quad() -> Mdl {
     })
 }
 
+/// MDL3: a wooden crate, the model `samples/room.wmp` places (`crate.mdl`): a cube of eight
+/// corners and twelve triangles, one frame `crate1`, a 4 x 4 565 skin of planks (light boards,
+/// dark seams).
+pub fn mdl3_crate() -> Mdl {
+    let corners: [[u16; 3]; 8] = [
+        [0, 0, 0],
+        [32, 0, 0],
+        [32, 32, 0],
+        [0, 32, 0],
+        [0, 0, 32],
+        [32, 0, 32],
+        [32, 32, 32],
+        [0, 32, 32],
+    ];
+    // Each face as two triangles, outward (counter-clockwise seen from outside).
+    let faces: [[u16; 4]; 6] = [
+        [0, 3, 2, 1],
+        [4, 5, 6, 7],
+        [0, 1, 5, 4],
+        [1, 2, 6, 5],
+        [2, 3, 7, 6],
+        [3, 0, 4, 7],
+    ];
+    let triangles = faces
+        .iter()
+        .flat_map(|&[a, b, c, d]| {
+            [
+                SkinTriangle {
+                    vertices: [a, b, c],
+                    uvs: [0, 1, 2],
+                },
+                SkinTriangle {
+                    vertices: [a, c, d],
+                    uvs: [0, 2, 3],
+                },
+            ]
+        })
+        .collect();
+    let light = 0xA3A8u16; // RGB 565 of a light wood
+    let dark = 0x6203u16; // and of its seams
+    let pixels = (0..16)
+        .map(|i| if i % 4 == 0 { dark } else { light })
+        .flat_map(|v: u16| v.to_le_bytes())
+        .collect();
+    Mdl::Classic(Classic {
+        version: ClassicVersion::Mdl3,
+        header: header(8, 4),
+        skins: vec![Skin::Single {
+            kind: 2,
+            size: None,
+            pixels,
+            mips: Vec::new(),
+        }],
+        texcoords: TexCoords::Skin(vec![[0, 0], [4, 0], [4, 4], [0, 4]]),
+        triangles: Triangles::Skin(triangles),
+        frames: vec![Frame::Single {
+            kind: 0,
+            pose: Pose {
+                min: PackedVertex::default(),
+                max: PackedVertex {
+                    position: [32, 32, 32],
+                    ..PackedVertex::default()
+                },
+                name: name16("crate1"),
+                vertices: corners
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &position)| PackedVertex {
+                        position,
+                        normal: i as u8,
+                        pad: 0,
+                    })
+                    .collect(),
+            },
+        }],
+        trailer: Vec::new(),
+    })
+}
+
 /// Every sample.
 pub fn all() -> Vec<(&'static str, Mdl)> {
     vec![
