@@ -385,10 +385,14 @@ impl Kind {
     fn line(&self) -> String {
         let first = self.first_file.display();
         if self.names.len() <= 1 {
-            return format!("{} x {} (first: {first})", self.count, labelled(&self.first));
+            return format!(
+                "{} x {} (first: {first})",
+                self.count,
+                labelled(&self.first)
+            );
         }
         let mut names: Vec<&(String, usize)> = self.names.iter().collect();
-        names.sort_by(|a, b| b.1.cmp(&a.1));
+        names.sort_by_key(|n| std::cmp::Reverse(n.1));
         let shown: Vec<String> = names
             .iter()
             .take(NAMES_SHOWN)

@@ -364,10 +364,7 @@ fn render_after_help() -> String {
         .filter(|i| i.readable && levelkit::document::targets(i.format).contains(&Format::Png))
         .map(|i| i.name.to_owned())
         .collect();
-    format!(
-        "Formats drawn: {}.\n\n{EXIT_STATUS}",
-        drawn.join(", ")
-    )
+    format!("Formats drawn: {}.\n\n{EXIT_STATUS}", drawn.join(", "))
 }
 
 /// A target format that levelkit can write, or why not.

@@ -79,7 +79,11 @@ fn usage_exit(err: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
         let _ = err.print();
-        return ExitCode::from(if err.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        return ExitCode::from(if err.use_stderr() {
+            EXIT_USAGE
+        } else {
+            EXIT_OK
+        });
     }
     let text = err.render().to_string();
     let mut lines = text.lines();

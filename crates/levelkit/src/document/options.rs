@@ -187,11 +187,7 @@ pub fn find_image<'a>(
     }
     // The tile image the user gave is also an NPC image by that name (Graal NPCs often
     // draw a part of `pics1.png`).
-    if let Some(super::tiles::Tiles::Image {
-        name: tiles,
-        bytes,
-    }) = &options.tiles
-    {
+    if let Some(super::tiles::Tiles::Image { name: tiles, bytes }) = &options.tiles {
         let base = tiles.rsplit(['/', '\\']).next().unwrap_or(tiles);
         if base.eq_ignore_ascii_case(name) {
             return Some(bytes.to_vec());

@@ -216,7 +216,9 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>, Expect)> {
     }
     files.push((
         "samples/crate.mdl",
-        levelkit::formats::mdl::samples::mdl3_crate().write().unwrap(),
+        levelkit::formats::mdl::samples::mdl3_crate()
+            .write()
+            .unwrap(),
         Expect::Model,
     ));
     files.extend(overworld_levels);

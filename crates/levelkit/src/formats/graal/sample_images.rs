@@ -76,7 +76,9 @@ pub fn sample_guard_png() -> Vec<u8> {
 
 /// `samples/village.nw`'s villager: a figure in a green tunic.
 pub fn villager_png() -> Vec<u8> {
-    png(&figure([60, 140, 60, 255], [200, 170, 60, 255], |_, _| None))
+    png(&figure([60, 140, 60, 255], [200, 170, 60, 255], |_, _| {
+        None
+    }))
 }
 
 /// `samples/village.nw`'s well, a GIF: a stone ring with water, under a small roof.
@@ -138,10 +140,10 @@ pub fn walk_images() -> Vec<(&'static str, Vec<u8>)> {
             return CLEAR;
         }
         let hair = match direction {
-            0 => true,          // up: the back of the head
-            1 => x > 18,        // left
-            3 => x < 14,        // right
-            _ => cy < 13,       // down
+            0 => true,    // up: the back of the head
+            1 => x > 18,  // left
+            3 => x < 14,  // right
+            _ => cy < 13, // down
         };
         if hair || cy < 11 {
             HAIR
@@ -153,7 +155,8 @@ pub fn walk_images() -> Vec<(&'static str, Vec<u8>)> {
     });
     let hat = picture(192, 48, |x, y| {
         let cx = x % 48;
-        if in_rect(cx, y, 8, 30, 40, 34) || (y < 30 && y >= 12 && cx.abs_diff(24) <= (y - 12) / 2)
+        if in_rect(cx, y, 8, 30, 40, 34)
+            || ((12..30).contains(&y) && cx.abs_diff(24) <= (y - 12) / 2)
         {
             [40, 120, 40, 255]
         } else {

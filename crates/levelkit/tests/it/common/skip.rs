@@ -34,8 +34,16 @@ extern "C" fn report() {
     let binary = std::env::args()
         .next()
         .as_deref()
-        .and_then(|p| std::path::Path::new(p).file_stem()?.to_str().map(str::to_owned))
-        .map(|stem| stem.rsplit_once('-').map_or(stem.clone(), |(name, _)| name.to_owned()))
+        .and_then(|p| {
+            std::path::Path::new(p)
+                .file_stem()?
+                .to_str()
+                .map(str::to_owned)
+        })
+        .map(|stem| {
+            stem.rsplit_once('-')
+                .map_or(stem.clone(), |(name, _)| name.to_owned())
+        })
         .unwrap_or_default();
     let _ = writeln!(
         std::io::stderr(),
