@@ -13,11 +13,11 @@ fn samples() -> Vec<(String, Model)> {
     let mut out: Vec<(String, Model)> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
-        // Textures beside the samples are images, not documents.
+        // Textures and pictures beside the samples are images, not documents.
         .filter(|e| {
             e.path()
                 .extension()
-                .is_some_and(|x| x != "bmp" && x != "gif")
+                .is_some_and(|x| x != "bmp" && x != "gif" && x != "png")
         })
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
