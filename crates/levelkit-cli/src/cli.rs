@@ -232,6 +232,10 @@ pub struct ConvertArgs {
     /// Graal animations (.gani): draw only this direction (up, left, down or right) into OUT.
     #[arg(long, value_name = "DIRECTION")]
     pub dir: Option<String>,
+    /// Graal animations (.gani): draw a sprite whose image is not found as a checkerboard
+    /// placeholder (by default it is left out, as the game leaves it out, with a warning).
+    #[arg(long)]
+    pub placeholders: bool,
     /// The palette for images without one of their own (a PID drawn with its level's palette)
     /// and for a PNG made into a PID: a .PAL, a PID or PCX that has a palette, or an indexed
     /// PNG.

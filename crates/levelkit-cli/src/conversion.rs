@@ -46,6 +46,8 @@ pub struct Target {
     pub sheet: bool,
     /// Ganis: the one direction to draw (`--dir`).
     pub direction: Option<Direction>,
+    /// Ganis: draw missing images as placeholders (`--placeholders`).
+    pub placeholders: bool,
     /// Overworld pictures: the longest side (`--max-size`).
     pub max_size: u32,
 }
@@ -71,6 +73,7 @@ impl Target {
             frames: None,
             sheet: false,
             direction: None,
+            placeholders: false,
             max_size: 0,
         })
     }
@@ -203,6 +206,7 @@ pub fn convert_with_side_files(
         frames: opened.frames.as_ref().map(|f| f as &dyn Assets),
         sheet: target.sheet,
         direction: target.direction,
+        placeholders: target.placeholders,
         max_size: target.max_size,
         shared: shared.zip(output).map(|(s, out)| SharedTilesets {
             tilesets: s.tilesets(),

@@ -97,6 +97,7 @@ pub fn target_of(args: &ConvertArgs, format: Format) -> anyhow::Result<Target> {
         frames: args.frames.clone(),
         sheet: args.sheet,
         direction,
+        placeholders: args.placeholders,
         ..Target::new(format, args.compression())?
     })
 }
@@ -119,9 +120,9 @@ fn check_animation_flags(model: &Model, format: Format, args: &ConvertArgs) -> a
              levels (.graal, .nw)"
         }));
     }
-    if args.dir.is_some() && !(gani && picture) {
+    if (args.dir.is_some() || args.placeholders) && !(gani && picture) {
         return Err(usage(
-            "--dir applies to Graal animations (.gani) converted to .gif or .png",
+            "--dir and --placeholders apply to Graal animations (.gani) converted to .gif or .png",
         ));
     }
     if (args.frames.is_some() && !(ani && picture)) || (args.sheet && !((ani || gani) && picture)) {

@@ -120,7 +120,8 @@ fn gani_sheet_lists_sounds_and_images_default_to_the_gani_folder() {
     let sheet = image::open(dir.path().join("sheet.png")).unwrap();
     assert!(sheet.width() > 0);
 
-    // Without any images: placeholders and a warning naming the files looked for.
+    // Without any images: nothing drawn for them, as the game draws nothing, and a warning
+    // naming the files looked for; --placeholders draws checkerboards instead.
     let empty = common::tempdir();
     fs::copy(dir.path().join("walk.gani"), empty.path().join("w.gani")).unwrap();
     let run = levelkit(
@@ -130,10 +131,44 @@ fn gani_sheet_lists_sounds_and_images_default_to_the_gani_folder() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with(b"GIF89a"));
     assert!(
-        run.stderr.contains("looked for hat0.png") && run.stderr.contains("placeholders"),
+        run.stderr.contains("looked for hat0.png") && run.stderr.contains("not drawn"),
         "{}",
         run.stderr
     );
+    let bare = run.stdout;
+    let run = levelkit(
+        empty.path(),
+        &[
+            "convert",
+            "w.gani",
+            "-",
+            "--to",
+            "gif",
+            "--dir",
+            "left",
+            "--placeholders",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("looked for hat0.png") && run.stderr.contains("drawn as placeholders"),
+        "{}",
+        run.stderr
+    );
+    // The placeholders are visible: more opaque pixels than without them.
+    let opaque = |gif: &[u8]| -> usize {
+        common::gif_frames(gif)
+            .iter()
+            .map(|f| f.buffer().pixels().filter(|p| p.0[3] > 0).count())
+            .sum()
+    };
+    assert!(opaque(&run.stdout) > opaque(&bare));
+    // --placeholders is for ganis.
+    let run = levelkit(
+        dir.path(),
+        &["convert", "walk.gani", "w.json", "--placeholders"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
 }
 
 #[test]

@@ -124,7 +124,13 @@ pub fn draw(
             }
         }
     };
-    let (rendered, warnings) = render::render_all(g, drawn, &mut images, &Limits::default())?;
+    let (rendered, warnings) = render::render_all_placeholders(
+        g,
+        drawn,
+        &mut images,
+        &Limits::default(),
+        options.placeholders,
+    )?;
     notes.extend(warnings.iter().map(ToString::to_string));
     Ok(rendered)
 }

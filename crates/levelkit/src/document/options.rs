@@ -159,6 +159,9 @@ pub struct Options<'a> {
     pub sheet: bool,
     /// Gani: the one direction to draw (`None`: every direction the gani has).
     pub direction: Option<Direction>,
+    /// Gani: draw a sprite whose image is missing as a placeholder (checkerboard) instead of
+    /// leaving it out as the game does.
+    pub placeholders: bool,
     /// An overworld drawn to PNG: the largest width and height in pixels (0: 4096).
     pub max_size: u32,
     /// Tiled maps: reference the shared tilesets instead of embedding their own.

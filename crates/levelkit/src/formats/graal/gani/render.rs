@@ -17,7 +17,9 @@
 //!    TilesEditor falls back to `head1.png` for the head instead; levelkit follows the server,
 //!    whose default every new player wears (and which the corpus images hold).
 //! 3. Otherwise a placeholder ([`Sprite::placeholder`], the rectangle's size, at most
-//!    [`MAX_PLACEHOLDER_SIDE`] a side) and a warning naming every file looked for.
+//!    [`MAX_PLACEHOLDER_SIDE`] a side) and a warning naming every file looked for; or, with
+//!    [`render_all_placeholders`] and `false` (the document layer's default), nothing, as the
+//!    game draws nothing for a missing image, and the same warning once per image.
 //!
 //! # How a frame is drawn
 //!
@@ -187,6 +189,25 @@ pub fn render_all(
     Ok((out, prepared.finish()))
 }
 
+/// [`render_all`], choosing whether a sprite whose image is missing is drawn as a placeholder
+/// (`placeholders`) or left out, as the game leaves it out (the other functions draw
+/// placeholders).
+pub fn render_all_placeholders(
+    gani: &Gani,
+    directions: &[usize],
+    images: &mut dyn FnMut(&str) -> Option<Sprite>,
+    limits: &Limits,
+    placeholders: bool,
+) -> Result<(Vec<Rendered>, Vec<Warning>)> {
+    let mut prepared = Prepared::new(gani, images);
+    prepared.placeholders = placeholders;
+    let mut out = Vec::with_capacity(directions.len());
+    for &d in directions {
+        out.push(prepared.render(d, limits)?);
+    }
+    Ok((out, prepared.finish()))
+}
+
 /// [`render`] under explicit limits.
 pub fn render_with(
     gani: &Gani,
@@ -227,8 +248,11 @@ struct Prepared<'a> {
     defaults: HashMap<String, String>,
     attachments: HashMap<i32, Attachments>,
     colors: HashMap<i32, Color>,
-    /// Missing images: what was looked for -> the sprites drawn as placeholders.
+    /// Missing images: what was looked for -> the sprites drawn as placeholders (or left out).
     missing: BTreeMap<String, BTreeSet<i32>>,
+    /// Whether a sprite whose image is missing is drawn as a placeholder (else left out, as
+    /// the game leaves it out).
+    placeholders: bool,
     /// `DEFAULT<SLOT>` images not found whose slot's usual image was drawn instead.
     replaced: BTreeMap<(String, String), BTreeSet<i32>>,
     clipped: BTreeMap<i32, String>,
@@ -308,6 +332,7 @@ impl<'a> Prepared<'a> {
             attachments,
             colors,
             missing: BTreeMap::new(),
+            placeholders: true,
             replaced: BTreeMap::new(),
             clipped: BTreeMap::new(),
             empty: BTreeSet::new(),
@@ -413,6 +438,9 @@ impl<'a> Prepared<'a> {
                     _ => format!("looked for {}", names.join(", ")),
                 };
                 self.missing.entry(what).or_default().insert(index);
+                if !self.placeholders {
+                    return None;
+                }
                 let side = |n: i32| u32::try_from(n).unwrap_or(1).clamp(1, MAX_PLACEHOLDER_SIDE);
                 let mut p = Sprite::placeholder(side(def.width), side(def.height));
                 p.offset = (0, 0);
@@ -560,12 +588,14 @@ impl<'a> Prepared<'a> {
             ));
         }
         for (names, sprites) in &self.missing {
+            let how = if self.placeholders {
+                "drawn as placeholders"
+            } else {
+                "not drawn (as in the game; --placeholders draws them)"
+            };
             self.warnings.push(w(
                 "statements",
-                format!(
-                    "image not found ({names}); sprites {} drawn as placeholders",
-                    list(sprites)
-                ),
+                format!("image not found ({names}); sprites {} {how}", list(sprites)),
             ));
         }
         for message in self.clipped.values() {
