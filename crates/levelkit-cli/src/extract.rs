@@ -289,8 +289,8 @@ fn over_budget(archive: &Path, files: &[(String, &rez::File)], budget: u64) -> S
     }
     let shared = if distinct < total {
         format!(
-            " (its entries overlap: they hold {distinct} distinct bytes, each counted once per \
-             file written)"
+            " (its entries share data: {distinct} distinct bytes of the archive, counted again \
+             for each file that repeats them)"
         )
     } else {
         String::new()
@@ -390,9 +390,12 @@ impl Names {
         let mut sofar = String::new();
         for part in name.split('/') {
             let made = portable(part).map_err(|why| {
+                let whole = match part == path {
+                    true => String::new(),
+                    false => format!("`{}`: ", escape_name(path)),
+                };
                 anyhow::anyhow!(
-                    "`{}`: `{}` cannot be a file name here ({why}); not extracting",
-                    escape_name(path),
+                    "{whole}`{}` cannot be a file name here ({why}); not extracting",
                     escape_name(part)
                 )
             })?;
