@@ -63,6 +63,9 @@ pub struct ExtractArgs {
     pub to: Option<ExtractTo>,
 }
 
+/// Files written at once (see `run`).
+const WRITERS: usize = 8;
+
 /// What `--to` turns extracted files into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExtractTo {
@@ -225,27 +228,40 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<u8> {
         crate::report(format_args!("warning: {warning}"));
     }
 
-    // Without a flush per file writing is bound by the system calls, so a writer per core.
-    // The budget is charged again with what is really written: a PID converted to PNG may
-    // grow.
-    let written = AtomicU64::new(0);
-    plan.par_iter().try_for_each(|p| -> anyhow::Result<()> {
-        let data = index.data(p.file)?;
-        let out = convert_for_output(p.convert, &p.path, data, &palettes)?;
-        let before = written.fetch_add(out.len() as u64, Ordering::Relaxed);
-        if before.saturating_add(out.len() as u64) > budget {
-            bail!(
-                "{}: `{}` would bring the bytes extracted to more than {budget}, the most \
-                 levelkit writes from one archive (the limit `validate` and `convert` read it \
-                 under); stopped",
-                display_name(&args.archive),
-                escape_name(&p.path)
-            );
-        }
-        if let Some(parent) = p.target.parent() {
+    // Each folder once, in order, before the writers start.
+    let mut made = HashSet::new();
+    for p in &plan {
+        if let Some(parent) = p.target.parent()
+            && made.insert(parent)
+        {
             files::create_output_dir(parent)?;
         }
-        write_output_with(&p.target, &out, args.force, false)
+    }
+    // Even without a flush per file, creating and renaming files waits on the file system
+    // (directory locks, the kernel throttling writers of dirty pages), not on the cores: a
+    // few writers per core keep it busy. The budget is charged again with what is really
+    // written: a PID converted to PNG may grow.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(WRITERS)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start the writer threads: {e}"))?;
+    let written = AtomicU64::new(0);
+    pool.install(|| {
+        plan.par_iter().try_for_each(|p| -> anyhow::Result<()> {
+            let data = index.data(p.file)?;
+            let out = convert_for_output(p.convert, &p.path, data, &palettes)?;
+            let before = written.fetch_add(out.len() as u64, Ordering::Relaxed);
+            if before.saturating_add(out.len() as u64) > budget {
+                bail!(
+                    "{}: `{}` would bring the bytes extracted to more than {budget}, the most \
+                 levelkit writes from one archive (the limit `validate` and `convert` read it \
+                 under); stopped",
+                    display_name(&args.archive),
+                    escape_name(&p.path)
+                );
+            }
+            write_output_with(&p.target, &out, args.force, false)
+        })
     })?;
     for dir in &dirs {
         files::create_output_dir(dir)?;
@@ -489,6 +505,8 @@ fn portable(part: &str) -> Result<Option<(String, &'static str)>, &'static str> 
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::portable;
 
     #[test]

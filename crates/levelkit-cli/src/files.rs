@@ -448,3 +448,78 @@ pub fn sweep_stale_temps(dir: &Path, now: SystemTime) -> usize {
     }
     removed
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// The path batch `convert` writes through: once its `--out` is confined, a link inside it
+    /// stops `write_output_with` (the one test here that sets the process's root).
+    #[cfg(unix)]
+    #[test]
+    fn confined_outputs_are_not_written_through_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir_all(&out).unwrap();
+        fs::create_dir_all(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("sub")).unwrap();
+        confine_outputs(&out);
+        let err = write_output_with(&out.join("sub/a.json"), b"{}", true, false).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("a symbolic link inside the output folder"),
+            "{err}"
+        );
+        let err = create_output_dir(&out.join("sub/deeper")).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        // Real folders are made one by one, and a file on the way is named.
+        create_output_dir(&out.join("a/b/c")).unwrap();
+        write_output_with(&out.join("a/b/c/x.json"), b"{}", false, false).unwrap();
+        fs::write(out.join("file"), b"").unwrap();
+        let err = create_output_dir(&out.join("file/d")).unwrap_err();
+        assert!(
+            err.to_string().contains("exists and is not a folder"),
+            "{err}"
+        );
+        // Outside the confined folder nothing changes.
+        write_output_with(&elsewhere.join("free.json"), b"{}", false, false).unwrap();
+    }
+
+    #[test]
+    fn only_our_temporary_names_are_swept() {
+        assert!(is_our_temp_name(".levelkit-a1B2c3.tmp"));
+        for name in [
+            ".levelkit-abc.tmp",
+            ".levelkit-abcdefg.tmp",
+            ".levelkit-abc-ef.tmp",
+            "levelkit-abcdef.tmp",
+            ".levelkit-abcdef.tmp~",
+            ".other-abcdef.tmp",
+        ] {
+            assert!(!is_our_temp_name(name), "{name}");
+        }
+        // Old and unlocked: removed; old but locked by a writer: kept.
+        let dir = tempfile::tempdir().unwrap();
+        let free = dir.path().join(".levelkit-free01.tmp");
+        let held = dir.path().join(".levelkit-held01.tmp");
+        fs::write(&free, b"x").unwrap();
+        fs::write(&held, b"x").unwrap();
+        let writer = File::options().write(true).open(&held).unwrap();
+        writer.lock().unwrap();
+        let later = SystemTime::now() + STALE_AFTER + Duration::from_secs(1);
+        assert_eq!(
+            sweep_stale_temps(dir.path(), SystemTime::now()),
+            0,
+            "too young"
+        );
+        assert_eq!(sweep_stale_temps(dir.path(), later), 1);
+        assert!(!free.exists());
+        assert!(held.exists());
+        drop(writer);
+        assert_eq!(sweep_stale_temps(dir.path(), later), 1);
+    }
+}

@@ -715,6 +715,7 @@ pub fn unrecognised_content(format: Format, bytes: &[u8], error: &Error) -> Opti
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
