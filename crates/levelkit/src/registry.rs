@@ -679,27 +679,35 @@ fn signature_text(magic: &[u8]) -> String {
 }
 
 /// The error to report instead of `error` when a file was read as `format` because of its
-/// name only and its content carries none of that format's signatures: such a file is not
-/// a format levelkit recognises, so the message describes it (its size, text or binary, what
-/// the format would begin with) and never quotes its bytes. A reader's own message does
+/// name only and its content is text that carries none of that format's signatures: such a
+/// file is not a format levelkit recognises, so the message describes it (its size, what the
+/// format would begin with) and never quotes its bytes. A reader's own message does
 /// quote what it found (`the first line is "..."`), which for a file that is no level at all
 /// (a link to `/etc/passwd` named `x.nw`) would print someone else's data.
 ///
-/// `None` (keep `error`) when the content is recognised as `format`, or when `format` has no
-/// signature to check (it is told by name only, and its reader's message is all there is).
+/// `None` (keep `error`) when the content is recognised as `format`, when `format` has no
+/// signature to check (it is told by name only, and its reader's message is all there is), and
+/// for binary or empty content.
 pub fn unrecognised_content(format: Format, bytes: &[u8], error: &Error) -> Option<Error> {
     let signatures = signatures(format);
     if signatures.is_empty() || sniff(bytes, None) == Some(format) {
         return None;
     }
+    // Only text: what a binary file would leak is a number or a few bytes in hex, and a
+    // damaged file of the format (a level whose header was overwritten) is better told what
+    // its reader found, field by field.
     let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
-    let what = if bytes.is_empty() {
-        "an empty file".to_owned()
-    } else if std::str::from_utf8(head).is_ok() && !head.contains(&0) {
-        format!("{} bytes of text", bytes.len())
-    } else {
-        format!("{} bytes of binary data", bytes.len())
-    };
+    let text = !head.is_empty()
+        && !head.contains(&0)
+        && match std::str::from_utf8(head) {
+            Ok(_) => true,
+            // A multi-byte character cut at the 4096th byte is still text.
+            Err(e) => e.error_len().is_none(),
+        };
+    if !text {
+        return None;
+    }
+    let what = format!("{} bytes of text", bytes.len());
     let info = format.info();
     let expected = signatures.join(" or ");
     Some(Error::new(
@@ -769,15 +777,15 @@ mod tests {
         assert!(text.contains("`GLEVNW01`"), "{text}");
         assert!(text.contains("32 bytes of text"), "{text}");
         assert_eq!(described.kind, quoted.kind);
-        // Binary content, and a magic shown as hex.
-        let described = unrecognised_content(Format::Pid, b"\x7fELF\0\0", &quoted).unwrap();
-        assert!(
-            described.message.contains("6 bytes of binary data"),
-            "{described}"
-        );
+        // A magic shown as hex.
+        let described = unrecognised_content(Format::Pid, secret, &quoted).unwrap();
         assert!(described.message.contains("0a 00 00 00"), "{described}");
-        let empty = unrecognised_content(Format::Wwd, b"", &quoted).unwrap();
-        assert!(empty.message.contains("an empty file"), "{empty}");
+        // Binary or empty content (a level with a damaged header): the reader's message stays.
+        assert_eq!(
+            unrecognised_content(Format::Wwd, b"\x7fELF\0\0", &quoted),
+            None
+        );
+        assert_eq!(unrecognised_content(Format::Wwd, b"", &quoted), None);
         // Content that is the format (a damaged level): the reader's own message stays.
         assert_eq!(
             unrecognised_content(Format::Nw, b"GLEVNW01\nBOARD x", &quoted),
