@@ -2,6 +2,8 @@
 //! large archive reads its directory pages only), indexed by the library, and the files a path
 //! inside it selects.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::path::Path;
 
@@ -108,4 +110,53 @@ pub fn select<'i>(index: &'i RezIndex<'_>, inside: Option<&str>) -> anyhow::Resu
         .map(|(p, f)| (format!("{prefix}{p}"), f))
         .collect();
     Ok(Selection { files, empty_dirs })
+}
+
+/// A path inside an archive as it may be printed on a terminal: control characters (C0, DEL
+/// and C1, whose escape sequences a terminal would obey), the bidirectional overrides that
+/// reorder what is shown, and the backslash that introduces these escapes are written as
+/// escapes the way `--json` writes them (`\n`, `\t`, `\u001b`, `\\`). Any other name is
+/// unchanged.
+pub fn escape_name(name: &str) -> Cow<'_, str> {
+    let needs = |c: char| c == '\\' || c.is_control() || is_bidi_control(c);
+    if !name.chars().any(needs) {
+        return Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(name.len().saturating_add(8));
+    for c in name.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The Unicode controls that change the order text is shown in (U+202A..U+202E and
+/// U+2066..U+2069): a name holding one can look like another on screen.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_name;
+
+    #[test]
+    fn names_are_escaped_like_json() {
+        assert_eq!(escape_name("LEVEL1/TILES/001.PID"), "LEVEL1/TILES/001.PID");
+        assert_eq!(escape_name("ÿþBIN.TXT"), "ÿþBIN.TXT");
+        assert_eq!(escape_name("NEW\nLINE.TXT"), "NEW\\nLINE.TXT");
+        assert_eq!(escape_name("TAB\tX.TXT"), "TAB\\tX.TXT");
+        assert_eq!(escape_name("ESC\u{1b}[31mRED.TXT"), "ESC\\u001b[31mRED.TXT");
+        assert_eq!(escape_name("CSI\u{9b}1m"), "CSI\\u009b1m");
+        assert_eq!(escape_name("A\\B"), "A\\\\B");
+        assert_eq!(escape_name("RTL\u{202e}TXT.EXE"), "RTL\\u202eTXT.EXE");
+    }
 }

@@ -1,9 +1,19 @@
 //! Files and streams: reading inputs (a path or `-` for stdin) under a size cap, reading models,
 //! and writing outputs atomically (a temporary file beside the target, then a rename).
+//!
+//! Outputs written under a folder levelkit fills (`extract`'s OUTDIR, batch `convert --out`)
+//! are confined to it once [`confine_outputs`] names it: a symbolic link already inside it is
+//! never written through (a link `out/LEVEL1 -> /elsewhere` would put files outside the
+//! folder), and a file where a folder is needed is an error, not a surprise. The temporary
+//! files of a run that was killed (`.levelkit-XXXXXX.tmp`) are removed by the next run that
+//! writes into their folder, once they are old enough to belong to no live writer.
 
+use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, PoisonError, RwLock};
+use std::time::{Duration, SystemTime};
 
 use anyhow::{Context as _, anyhow, bail};
 use levelkit::assets::{Assets as _, Folder};
@@ -75,15 +85,21 @@ pub struct Loaded {
 
 /// Parse bytes as a model, telling the format from the content and `name`'s extension. Files
 /// that a glTF or OBJ references are looked up in `dir` (none for stdin).
+///
+/// A file taken for a format by its name alone whose content is not that format (nor any
+/// other) fails with a description of it, never with its bytes quoted
+/// ([`levelkit::registry::unrecognised_content`]).
 pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loaded {
     let folder = dir.map(Folder::new);
+    let file_format = levelkit::sniff(bytes, name);
     let model = Model::read_with(bytes, name, &Limits::default(), &mut |n: &str| {
         folder.as_ref()?.read(n).map(std::borrow::Cow::into_owned)
+    })
+    .map_err(|e| match file_format {
+        Some(format) => levelkit::registry::unrecognised_content(format, bytes, &e).unwrap_or(e),
+        None => e,
     });
-    Loaded {
-        file_format: levelkit::sniff(bytes, name),
-        model,
-    }
+    Loaded { file_format, model }
 }
 
 /// The folder of an input (`.` for a bare name).
@@ -181,15 +197,28 @@ pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> anyhow::Result<()
 /// 24 s, of which 1.8 s CPU, on the ext4 disk this was measured on). What it gives up is
 /// durability after a crash of the machine mid-batch (an output may then be empty); running the
 /// batch again with `--force` rewrites it.
+///
+/// Under the folder [`confine_outputs`] named, the folders on the way to `path` must exist
+/// already (see [`create_output_dir`]) and none may be a symbolic link; a link at `path` itself
+/// is replaced (with `force`), never written through. Stale temporary files in the folder are
+/// removed first ([`sweep_stale_temps`]).
 pub fn write_output_with(path: &Path, bytes: &[u8], force: bool, sync: bool) -> anyhow::Result<()> {
+    check_output_path(path)?;
     let existing = fs::symlink_metadata(path).ok();
     if existing.is_some() && !force {
         bail!(refuse_message(path));
+    }
+    if existing.as_ref().is_some_and(fs::Metadata::is_dir) {
+        bail!(
+            "{}: is a folder; levelkit writes a file there only in its place",
+            path.display()
+        );
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    sweep_once(&dir);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".levelkit-").suffix(".tmp");
     // A temporary file is private (0600); an output should get the usual mode (umask applies),
@@ -244,4 +273,238 @@ pub fn error_text(path: &Path, err: &anyhow::Error) -> String {
     text.strip_prefix(&prefix)
         .map(str::to_owned)
         .unwrap_or(text)
+}
+
+/// The folder outputs are confined to, if a command named one ([`confine_outputs`]).
+static OUTPUT_ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
+
+/// Confine every output written below `root` from now on: the folders between `root` and an
+/// output may not be symbolic links (an existing link inside the output folder is never
+/// followed), and [`create_output_dir`] creates them one by one, checking each. `root` itself
+/// may be a link: the user named it. Called by the commands that fill a folder (`extract`,
+/// batch `convert`); a single `convert IN OUT` writes where OUT says.
+pub fn confine_outputs(root: &Path) {
+    let mut guard = OUTPUT_ROOT.write().unwrap_or_else(PoisonError::into_inner);
+    *guard = Some(root.to_path_buf());
+}
+
+/// The confining root and the part of `path` below it, when `path` is below it.
+fn confined(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    let guard = OUTPUT_ROOT.read().unwrap_or_else(PoisonError::into_inner);
+    let root = guard.as_ref()?;
+    let below = path.strip_prefix(root).ok()?;
+    Some((root.clone(), below.to_path_buf()))
+}
+
+/// The message for a symbolic link met inside the output folder.
+fn link_message(link: &Path, root: &Path) -> String {
+    format!(
+        "{}: a symbolic link inside the output folder {}; levelkit does not write through links \
+         there (remove the link or choose another folder)",
+        link.display(),
+        root.display()
+    )
+}
+
+/// Check the folders between the confining root and `path` (not `path` itself): an existing
+/// one must be a real folder, not a link nor a file. Folders that do not exist yet are fine;
+/// nothing is created. Outside a confined folder there is nothing to check.
+pub fn check_output_path(path: &Path) -> anyhow::Result<()> {
+    let Some((root, below)) = confined(path) else {
+        return Ok(());
+    };
+    let mut at = root.clone();
+    let parts: Vec<Component<'_>> = below.components().collect();
+    let folders = parts.len().saturating_sub(1);
+    for part in parts.iter().take(folders) {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => bail!(link_message(&at, &root)),
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => bail!(
+                "{}: exists and is not a folder, but {} is to be written inside it",
+                at.display(),
+                path.display()
+            ),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(anyhow!(e).context(at.display().to_string())),
+        }
+    }
+    Ok(())
+}
+
+/// Create the folder `dir` and the ones above it, like `fs::create_dir_all`, but below the
+/// confining root ([`confine_outputs`]) one at a time, refusing any that is a symbolic link
+/// or a file, so no folder is made through a link either.
+pub fn create_output_dir(dir: &Path) -> anyhow::Result<()> {
+    let Some((root, below)) = confined(dir) else {
+        return fs::create_dir_all(dir).with_context(|| dir.display().to_string());
+    };
+    fs::create_dir_all(&root).with_context(|| root.display().to_string())?;
+    let mut at = root.clone();
+    for part in below.components() {
+        at.push(part);
+        let meta = match fs::symlink_metadata(&at) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                match fs::create_dir(&at) {
+                    Ok(()) => continue,
+                    // Made meanwhile by another writer: check what it is.
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(anyhow!(e).context(at.display().to_string())),
+                }
+                fs::symlink_metadata(&at).with_context(|| at.display().to_string())?
+            }
+            Err(e) => return Err(anyhow!(e).context(at.display().to_string())),
+        };
+        if meta.file_type().is_symlink() {
+            bail!(link_message(&at, &root));
+        }
+        if !meta.is_dir() {
+            bail!("{}: exists and is not a folder", at.display());
+        }
+    }
+    Ok(())
+}
+
+/// How long a temporary file must have gone unwritten before a later run may remove it. A
+/// writer in progress changes its file's time as it writes; after the last byte it only
+/// flushes (a single `convert`) and renames, which takes seconds even on a slow disk, so a file
+/// untouched for ten minutes belongs to no live writer. (A lock held by the writer would say
+/// so directly, but `File::lock` needs Rust 1.89 and the MSRV is 1.85.)
+const STALE_AFTER: Duration = Duration::from_secs(600);
+
+/// The folders swept in this run, so each is read once.
+static SWEPT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+/// Sweep `dir` once per run ([`sweep_stale_temps`]), saying on stderr what was removed.
+fn sweep_once(dir: &Path) {
+    {
+        let mut swept = SWEPT.lock().unwrap_or_else(PoisonError::into_inner);
+        if !swept
+            .get_or_insert_with(HashSet::new)
+            .insert(dir.to_path_buf())
+        {
+            return;
+        }
+    }
+    let removed = sweep_stale_temps(dir, SystemTime::now());
+    if removed > 0 {
+        crate::report(format_args!(
+            "{}: removed {removed} temporary file{} left by an interrupted run",
+            dir.display(),
+            if removed == 1 { "" } else { "s" }
+        ));
+    }
+}
+
+/// True for a name levelkit gives its temporary files: `.levelkit-` + 6 letters or digits +
+/// `.tmp` (tempfile's default of 6 random characters), and nothing else.
+pub fn is_our_temp_name(name: &str) -> bool {
+    name.strip_prefix(".levelkit-")
+        .and_then(|rest| rest.strip_suffix(".tmp"))
+        .is_some_and(|random| {
+            random.len() == 6 && random.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
+}
+
+/// Remove from `dir` (not its subfolders) the temporary files a killed run left: regular files
+/// (not links) named as ours ([`is_our_temp_name`]) and last written [`STALE_AFTER`] or more
+/// before `now`. Returns how many were removed; anything unreadable is
+/// left alone, silently (this is housekeeping, never the reason a run fails).
+pub fn sweep_stale_temps(dir: &Path, now: SystemTime) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_str().is_some_and(is_our_temp_name) {
+            continue;
+        }
+        let path = entry.path();
+        // symlink_metadata: a link named like a temporary file is not ours.
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age >= STALE_AFTER);
+        if !meta.file_type().is_file() || !old {
+            continue;
+        }
+        if fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// The path batch `convert` writes through: once its `--out` is confined, a link inside it
+    /// stops `write_output_with` (the one test here that sets the process's root).
+    #[cfg(unix)]
+    #[test]
+    fn confined_outputs_are_not_written_through_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let elsewhere = dir.path().join("elsewhere");
+        fs::create_dir_all(&out).unwrap();
+        fs::create_dir_all(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, out.join("sub")).unwrap();
+        confine_outputs(&out);
+        let err = write_output_with(&out.join("sub/a.json"), b"{}", true, false).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("a symbolic link inside the output folder"),
+            "{err}"
+        );
+        let err = create_output_dir(&out.join("sub/deeper")).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        // Real folders are made one by one, and a file on the way is named.
+        create_output_dir(&out.join("a/b/c")).unwrap();
+        write_output_with(&out.join("a/b/c/x.json"), b"{}", false, false).unwrap();
+        fs::write(out.join("file"), b"").unwrap();
+        let err = create_output_dir(&out.join("file/d")).unwrap_err();
+        assert!(
+            err.to_string().contains("exists and is not a folder"),
+            "{err}"
+        );
+        // Outside the confined folder nothing changes.
+        write_output_with(&elsewhere.join("free.json"), b"{}", false, false).unwrap();
+    }
+
+    #[test]
+    fn only_our_temporary_names_are_swept() {
+        assert!(is_our_temp_name(".levelkit-a1B2c3.tmp"));
+        for name in [
+            ".levelkit-abc.tmp",
+            ".levelkit-abcdefg.tmp",
+            ".levelkit-abc-ef.tmp",
+            "levelkit-abcdef.tmp",
+            ".levelkit-abcdef.tmp~",
+            ".other-abcdef.tmp",
+        ] {
+            assert!(!is_our_temp_name(name), "{name}");
+        }
+        // Removed once old enough, and only then.
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(".levelkit-stale1.tmp");
+        fs::write(&stale, b"x").unwrap();
+        let almost = SystemTime::now() + STALE_AFTER - Duration::from_secs(30);
+        let later = SystemTime::now() + STALE_AFTER + Duration::from_secs(1);
+        assert_eq!(sweep_stale_temps(dir.path(), SystemTime::now()), 0);
+        assert_eq!(sweep_stale_temps(dir.path(), almost), 0);
+        assert!(stale.exists());
+        assert_eq!(sweep_stale_temps(dir.path(), later), 1);
+        assert!(!stale.exists());
+    }
 }

@@ -1,6 +1,10 @@
 //! `levelkit ls ARCHIVE [PATH]`: the files of a REZ archive (or of one directory in it), one per
 //! line; `-l` adds size, offset, time and id; `--json` gives one JSON object per file (JSON
 //! Lines). The archive is memory-mapped and only its directory is read.
+//!
+//! A name is printed with its control characters escaped as `--json` writes them
+//! ([`escape_name`]): a hostile archive's names could otherwise move the cursor, recolour or
+//! clear the terminal, or fake a second line.
 
 use std::io::{self, Write as _};
 use std::path::PathBuf;
@@ -10,7 +14,7 @@ use levelkit::formats::rez::time_text;
 use serde_json::json;
 
 use crate::EXIT_OK;
-use crate::archive::{Archive, select};
+use crate::archive::{Archive, escape_name, select};
 
 /// `levelkit ls`.
 #[derive(Debug, Args)]
@@ -55,14 +59,15 @@ pub fn run(args: &LsArgs) -> anyhow::Result<u8> {
         } else if args.long {
             writeln!(
                 out,
-                "{:>10}  0x{:08x}  {}  {:>6}  {path}",
+                "{:>10}  0x{:08x}  {}  {:>6}  {}",
                 file.size,
                 file.pos,
                 time_text(file.time),
-                file.id
+                file.id,
+                escape_name(&path)
             )?;
         } else {
-            writeln!(out, "{path}")?;
+            writeln!(out, "{}", escape_name(&path))?;
         }
     }
     out.flush()?;

@@ -10,6 +10,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Location};
+
 /// A file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -646,7 +648,82 @@ pub fn sniff(bytes: &[u8], file_name: Option<&str>) -> Option<Format> {
     None
 }
 
+/// The content signatures of `format` that [`sniff`] knows: its magic bytes, or the text markers
+/// it looks for. Empty for a format told by its name alone (a palette, an OBJ).
+fn signatures(format: Format) -> Vec<String> {
+    let mut out: Vec<String> = MAGIC
+        .iter()
+        .filter(|(offset, _, f)| *f == format && *offset == 0)
+        .map(|(_, magic, _)| signature_text(magic))
+        .collect();
+    let text: &[&str] = match format {
+        Format::DollarM => &["a `version 711` line"],
+        Format::WmpText => &[
+            "a `version 510` or `version 710` line",
+            "Acknex 3 statements",
+        ],
+        _ => &[],
+    };
+    out.extend(text.iter().map(|t| (*t).to_owned()));
+    out
+}
+
+/// Magic bytes as a reader would recognise them: `GLEVNW01` for printable ASCII, else hex.
+fn signature_text(magic: &[u8]) -> String {
+    if magic.iter().all(|b| b.is_ascii_graphic()) {
+        format!("`{}`", String::from_utf8_lossy(magic))
+    } else {
+        let hex: Vec<String> = magic.iter().map(|b| format!("{b:02x}")).collect();
+        format!("the bytes {}", hex.join(" "))
+    }
+}
+
+/// The error to report instead of `error` when a file was read as `format` because of its
+/// name only and its content is text that carries none of that format's signatures: such a
+/// file is not a format levelkit recognises, so the message describes it (its size, what the
+/// format would begin with) and never quotes its bytes. A reader's own message does
+/// quote what it found (`the first line is "..."`), which for a file that is no level at all
+/// (a link to `/etc/passwd` named `x.nw`) would print someone else's data.
+///
+/// `None` (keep `error`) when the content is recognised as `format`, when `format` has no
+/// signature to check (it is told by name only, and its reader's message is all there is), and
+/// for binary or empty content.
+pub fn unrecognised_content(format: Format, bytes: &[u8], error: &Error) -> Option<Error> {
+    let signatures = signatures(format);
+    if signatures.is_empty() || sniff(bytes, None) == Some(format) {
+        return None;
+    }
+    // Only text: what a binary file would leak is a number or a few bytes in hex, and a
+    // damaged file of the format (a level whose header was overwritten) is better told what
+    // its reader found, field by field.
+    let head = bytes.get(..bytes.len().min(4096)).unwrap_or(bytes);
+    let text = !head.is_empty()
+        && !head.contains(&0)
+        && match std::str::from_utf8(head) {
+            Ok(_) => true,
+            // A multi-byte character cut at the 4096th byte is still text.
+            Err(e) => e.error_len().is_none(),
+        };
+    if !text {
+        return None;
+    }
+    let what = format!("{} bytes of text", bytes.len());
+    let info = format.info();
+    let expected = signatures.join(" or ");
+    Some(Error::new(
+        format,
+        error.kind,
+        Location::default(),
+        format!(
+            "not a {} (one begins with {expected}) nor any format levelkit recognises: {what}, \
+             taken for {} by its name only; not read",
+            info.description, info.name
+        ),
+    ))
+}
+
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -684,5 +761,37 @@ mod tests {
         assert_eq!(sniff(b"\x20\0\0\0\0\0\0\0rest", None), Some(Format::Ani));
         assert_eq!(sniff(b"RIFF\0\0\0\0ACON", Some("arrow.ani")), None);
         assert_eq!(sniff(b"\x21\0\0\0", Some("odd.ANI")), Some(Format::Ani));
+    }
+
+    #[test]
+    fn unrecognised_content_is_described_not_quoted() {
+        let secret = b"root:x:0:0:root:/root:/bin/bash\n";
+        let quoted = Error::malformed(
+            Format::Nw,
+            Location::at(0),
+            "the first line is \"root:x:0:0:root:/root:/bin/bash\"",
+        );
+        let described = unrecognised_content(Format::Nw, secret, &quoted).expect("replaced");
+        let text = described.to_string();
+        assert!(!text.contains("root"), "{text}");
+        assert!(text.contains("`GLEVNW01`"), "{text}");
+        assert!(text.contains("32 bytes of text"), "{text}");
+        assert_eq!(described.kind, quoted.kind);
+        // A magic shown as hex.
+        let described = unrecognised_content(Format::Pid, secret, &quoted).unwrap();
+        assert!(described.message.contains("0a 00 00 00"), "{described}");
+        // Binary or empty content (a level with a damaged header): the reader's message stays.
+        assert_eq!(
+            unrecognised_content(Format::Wwd, b"\x7fELF\0\0", &quoted),
+            None
+        );
+        assert_eq!(unrecognised_content(Format::Wwd, b"", &quoted), None);
+        // Content that is the format (a damaged level): the reader's own message stays.
+        assert_eq!(
+            unrecognised_content(Format::Nw, b"GLEVNW01\nBOARD x", &quoted),
+            None
+        );
+        // A format told by name alone has nothing to check.
+        assert_eq!(unrecognised_content(Format::Pal, secret, &quoted), None);
     }
 }
