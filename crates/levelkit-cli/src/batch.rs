@@ -76,6 +76,8 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         )));
     }
     let started = Instant::now();
+    // Outputs stay inside --out: a link already inside it is never followed.
+    files::confine_outputs(out_dir);
     let jobs = plan(&args.paths, out_dir, &targets, args.keep_extension)?;
 
     let pool = {
@@ -659,7 +661,7 @@ fn convert_one(
         anyhow::bail!("{}: not read", job.input.display());
     };
     if let Some(parent) = job.output.parent() {
-        fs::create_dir_all(parent).with_context(|| parent.display().to_string())?;
+        files::create_output_dir(parent).with_context(|| parent.display().to_string())?;
     }
     let (written, converted) = write_converted(
         model,

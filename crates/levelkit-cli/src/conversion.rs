@@ -303,8 +303,7 @@ pub fn write_converted(
     for (name, bytes) in &converted.side {
         let path = dir.join(name);
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", parent.display()))?;
+            crate::files::create_output_dir(parent)?;
         }
         // Tilesets shared by an overworld's maps are found in place on a second run.
         if name.starts_with("tilesets/") && std::fs::read(&path).is_ok_and(|old| old == *bytes) {

@@ -1015,7 +1015,7 @@ fn batch_converts_every_sample_to_json_and_back() {
         &["convert", ".", "--to", "json", "--out", "json"],
     );
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.contains("converted 15, failed 0"), "{run:?}");
+    assert!(run.stderr.contains("converted 16, failed 0"), "{run:?}");
     for (stem, ext) in [
         ("overworld", "gmap"),
         ("overworld_0_0", "nw"),
@@ -1403,9 +1403,11 @@ fn gamestudio_levels_info_validate_dump_compile_and_export() {
     let run = levelkit(dir.path(), &["info", "--json", "room.glb", "compiled.glb"]);
     assert_eq!(run.code, 0, "{run:?}");
     for record in run.json_lines() {
-        assert_eq!(record["meshes"], 7, "{record}");
+        // Six blocks, the terrain-less level's sky and the crate (`crate.mdl`, 12 triangles)
+        // placed by the level's model entity.
+        assert_eq!(record["meshes"], 8, "{record}");
         assert_eq!(record["lights"], 2, "{record}");
-        assert_eq!(record["faces"], 36, "{record}");
+        assert_eq!(record["faces"], 48, "{record}");
     }
     // With the level's WAD beside it, the materials get their real textures.
     let pixels: Vec<u8> = (0..16 * 16).map(|i| (i % 256) as u8).collect();
@@ -1416,9 +1418,10 @@ fn gamestudio_levels_info_validate_dump_compile_and_export() {
     std::fs::write(dir.path().join("room.$$w"), wad).unwrap();
     let run = levelkit(dir.path(), &["convert", "room.wmp", "textured.glb"]);
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.contains("2 of 3 materials textured"), "{run:?}");
+    assert!(run.stderr.contains("2 of 4 materials textured"), "{run:?}");
     let run = levelkit(dir.path(), &["info", "--json", "textured.glb"]);
-    assert_eq!(run.json_lines()[0]["textures"], 2, "{run:?}");
+    // The two WAD textures and the crate's own skin.
+    assert_eq!(run.json_lines()[0]["textures"], 3, "{run:?}");
     // The text dump lists the scene.
     let run = levelkit(dir.path(), &["dump", "room.wmp"]);
     assert_eq!(run.code, 0, "{run:?}");

@@ -350,7 +350,6 @@ fn links_inside_the_output_folder_are_not_followed_by_extract() {
 /// `files::create_output_dir` for its `create_dir_all` calls), a link inside `--out` stops it.
 #[cfg(unix)]
 #[test]
-#[ignore = "needs files::confine_outputs(&out_dir) called by batch::run (batch.rs)"]
 fn links_inside_the_output_folder_are_not_followed_by_batch_convert() {
     let dir = common::tempdir();
     let src = dir.path().join("in/sub");
