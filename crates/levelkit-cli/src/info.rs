@@ -48,14 +48,17 @@ pub fn run(args: &InfoArgs) -> anyhow::Result<u8> {
                 if index > 0 {
                     writeln!(out)?;
                 }
-                out.write_all(text_summary(&name, &model).as_bytes())?;
+                let summary = text_summary(&name, &model);
+                out.write_all(summary.as_bytes())?;
+                // The rows added here share the summary's value column.
+                let width = value_column(&summary).max("texture files ".len());
                 if let Some((found, of)) = levels_found(path, &model) {
-                    writeln!(out, "  {:<13}{found} of {of} beside it", "level files")?;
+                    writeln!(out, "  {:<width$}{found} of {of} beside it", "level files")?;
                 }
                 if let Some((found, of)) = textures_found(path, &model) {
                     writeln!(
                         out,
-                        "  {:<13} {found} of {of} in its folder",
+                        "  {:<width$}{found} of {of} in its folder",
                         "texture files"
                     )?;
                 }
@@ -122,4 +125,14 @@ pub fn json_summary<'a>(name: &'a str, model: &Model) -> InfoRecord<'a> {
 /// The text form.
 pub fn text_summary(name: &str, model: &Model) -> String {
     model.info_text(name)
+}
+
+/// Where the values of a text summary start, past its two-space indent: from its `format` row.
+fn value_column(summary: &str) -> usize {
+    summary
+        .lines()
+        .find_map(|l| l.strip_prefix("  format"))
+        .map_or(13, |rest| {
+            "format".len() + rest.len() - rest.trim_start().len()
+        })
 }

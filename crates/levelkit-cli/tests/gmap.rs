@@ -41,10 +41,19 @@ fn info_validate_and_dump_name_the_grid_and_the_missing_levels() {
     let info = levelkit(dir, &["info", "w.gmap"]);
     assert_eq!(info.code, 0, "{}", info.stderr);
     assert!(info.out().contains("gmap, GRMAP001"), "{}", info.out());
-    assert!(info.out().contains("width        3"), "{}", info.out());
-    assert!(info.out().contains("levels       5"), "{}", info.out());
+    // One value column, as wide as the longest key (`distinct_levels`).
     assert!(
-        info.out().contains("level files  4 of 5 beside it"),
+        info.out().contains("  width           3\n"),
+        "{}",
+        info.out()
+    );
+    assert!(
+        info.out().contains("  levels          5\n"),
+        "{}",
+        info.out()
+    );
+    assert!(
+        info.out().contains("  level files     4 of 5 beside it\n"),
         "{}",
         info.out()
     );
