@@ -341,14 +341,17 @@ fn choose_filter(pixels: &[u8], stride: usize, color: PngColor) -> Filtering {
     let Some(height) = pixels.len().checked_div(stride) else {
         return Filtering::None;
     };
-    let per_band = (SAMPLE_BYTES / SAMPLE_BANDS / stride.max(1)).max(1);
+    let per_band = (SAMPLE_BYTES / SAMPLE_BANDS)
+        .checked_div(stride)
+        .unwrap_or(1)
+        .max(1);
     let bands = SAMPLE_BANDS.min(height.div_ceil(per_band));
     let mut plain = Vec::new();
     let mut adaptive = Vec::new();
     let mut scratch = Scratch::new(stride);
     for band in 0..bands {
         // Band starts spread evenly: band * height / bands, never past the end.
-        let start = band.saturating_mul(height) / bands.max(1);
+        let start = band.saturating_mul(height).checked_div(bands).unwrap_or(0);
         let end = start.saturating_add(per_band).min(height);
         for y in start..end {
             let row = row_of(pixels, stride, y);
@@ -510,8 +513,8 @@ fn avg(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
     let left = row.iter();
     let rest = row.iter().zip(prev).skip(bpp);
     for ((o, (&x, &b)), &a) in out.iter_mut().skip(bpp).zip(rest).zip(left) {
-        // (a + b) / 2 without overflow: both are bytes.
-        let mean = ((u16::from(a) + u16::from(b)) >> 1) as u8;
+        // (a + b) / 2 rounded down, without leaving the byte.
+        let mean = (a & b).wrapping_add((a ^ b) >> 1);
         *o = x.wrapping_sub(mean);
     }
 }
@@ -545,6 +548,11 @@ fn predict(a: u8, b: u8, c: u8) -> u8 {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::unwrap_used
+)]
 mod tests {
     use super::*;
 
