@@ -1593,7 +1593,7 @@ fn batch_warnings_are_counted_by_kind_unless_verbose() {
 #[derive(Clone, Copy, Debug)]
 enum Compare {
     /// Byte for byte: text, JSON, glTF/GLB, and every PNG and APNG (levelkit deflates PNGs
-    /// itself with miniz_oxide, `levelkit::encoding::png_deflated`: the same bytes in every build).
+    /// itself with zlib-rs, `levelkit::encoding::encode_png`: the same bytes in every build).
     Bytes,
     /// [`Compare::Bytes`], the golden kept as its SHA-256 when the file is large (see
     /// [`STORED_UP_TO`]).

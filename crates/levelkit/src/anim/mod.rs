@@ -40,7 +40,8 @@
 //!   running total stays within 5 ms of the exact one, and a delay under 2 cs becomes 2 cs
 //!   (browsers play 0 and 1 cs as 10 cs), with a warning; such a frame's extra time is not
 //!   taken from the frames after it.
-//! * [`to_apng`]: with the `png` crate's APNG support: exact pixels and millisecond delays
+//! * [`to_apng`]: with levelkit's own PNG encoder (the same bytes in every build): exact
+//!   pixels and millisecond delays
 //!   (denominator 1000; longer than 65.5 s in coarser units).
 //! * [`to_sprite_sheet`]: every frame in a grid, as a PNG, and a JSON frame table beside it in
 //!   the array form Aseprite and TexturePacker write (`frames[i].frame` `{x, y, w, h}` and

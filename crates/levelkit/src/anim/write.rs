@@ -1,11 +1,10 @@
 //! The writers of an [`Animation`]: GIF, APNG and sprite sheets (documented in the module above).
 
-use std::io::Cursor;
-
 use serde::Serialize;
 
 use super::Animation;
 use crate::codec::ExportFiles;
+use crate::encoding::{ApngFrame, encode_apng};
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::picture::{Image, encode_png};
 use crate::registry::Format;
@@ -147,33 +146,18 @@ fn apng_delay(ms: u32) -> (u16, u16) {
 pub fn to_apng(anim: &Animation) -> Result<ExportFiles> {
     const P: Format = Format::Png;
     check(anim, P)?;
-    let failed =
-        |e: png::EncodingError| error(P, ErrorKind::Io, format!("APNG encoding failed: {e}"));
-    let frames = u32::try_from(anim.frames.len())
-        .map_err(|_| error(P, ErrorKind::Unsupported, "too many frames".into()))?;
-    let mut out = Vec::new();
-    {
-        let mut encoder =
-            crate::encoding::png_encoder(Cursor::new(&mut out), anim.width, anim.height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder
-            .set_animated(frames, if anim.looping { 0 } else { 1 })
-            .map_err(failed)?;
-        let mut writer = encoder.write_header().map_err(failed)?;
-        for frame in &anim.frames {
-            let (num, den) = apng_delay(frame.duration_ms);
-            writer.set_frame_delay(num, den).map_err(failed)?;
-            writer.set_blend_op(png::BlendOp::Source).map_err(failed)?;
-            writer
-                .set_dispose_op(png::DisposeOp::None)
-                .map_err(failed)?;
-            writer.write_image_data(&frame.rgba).map_err(failed)?;
-        }
-        writer.finish().map_err(failed)?;
-    }
+    let frames: Vec<ApngFrame<'_>> = anim
+        .frames
+        .iter()
+        .map(|frame| ApngFrame {
+            rgba: &frame.rgba,
+            delay: apng_delay(frame.duration_ms),
+        })
+        .collect();
+    let main = encode_apng(anim.width, anim.height, &frames, u32::from(!anim.looping))
+        .map_err(|e| error(P, ErrorKind::Io, format!("APNG encoding failed: {e}")))?;
     Ok(ExportFiles {
-        main: crate::encoding::png_deflated(out),
+        main,
         side_files: Vec::new(),
         warnings: Vec::new(),
     })

@@ -16,7 +16,7 @@ use super::glb::{self, pad4};
 use super::keys;
 use super::uri::{file_uri, percent_encode, sniff_image};
 use crate::codec::ExportFiles;
-use crate::encoding::base64_encode;
+use crate::encoding::{PngColor, PngImage, base64_encode};
 use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
 use crate::registry::Format;
 use crate::scene::transform::{axis_angle, decompose, quat_mul, svd_split, unit_quat};
@@ -296,22 +296,41 @@ impl<'a> Writer<'a> {
 
     fn write_textures(&mut self) -> Result<()> {
         let scene = self.scene;
-        for (i, t) in scene.textures.iter().enumerate() {
-            let at = format!("textures[{i}]");
-            let image = match &t.source {
+        // Every texture given as pixels is encoded first, all at once (on several cores).
+        let pixels: Vec<Option<PngImage<'_>>> = scene
+            .textures
+            .iter()
+            .map(|t| match &t.source {
                 TextureSource::Pixels {
                     width,
                     height,
                     channels,
                     data,
-                } => {
-                    let png = encode_png(*width, *height, *channels, data).map_err(|e| {
-                        Error::malformed(
-                            self.format,
-                            Location::path(at.clone()),
-                            format!("encoding the texture as PNG: {e}"),
-                        )
-                    })?;
+                } => Some(PngImage::new(
+                    *width,
+                    *height,
+                    // More than 4 channels: `encode_png` refuses the size (as RGBA).
+                    PngColor::with_channels(*channels).unwrap_or(PngColor::Rgba),
+                    data,
+                )),
+                _ => None,
+            })
+            .collect();
+        let mut pngs = crate::encoding::encode_pngs(&pixels).into_iter();
+        for (i, t) in scene.textures.iter().enumerate() {
+            let at = format!("textures[{i}]");
+            let encoded = pngs.next().flatten();
+            let image = match &t.source {
+                TextureSource::Pixels { .. } => {
+                    let png = encoded
+                        .unwrap_or_else(|| Err("the texture was not encoded".into()))
+                        .map_err(|e| {
+                            Error::malformed(
+                                self.format,
+                                Location::path(at.clone()),
+                                format!("encoding the texture as PNG: {e}"),
+                            )
+                        })?;
                     self.place_image(i, "image/png", png)?
                 }
                 TextureSource::Encoded { mime_type, data } => {
@@ -1754,30 +1773,6 @@ fn set_trs(node: &mut json::Node, t: [f64; 3], r: [f64; 4], s: [f64; 3]) {
     node.rotation =
         (r != [0.0, 0.0, 0.0, 1.0]).then(|| json::scene::UnitQuaternion(r.map(|v| v as f32)));
     node.scale = (s != [1.0; 3]).then(|| s.map(|v| v as f32));
-}
-
-/// PNG of 8-bit pixels with 1–4 channels (grey, grey + alpha, RGB, RGBA).
-fn encode_png(
-    width: u32,
-    height: u32,
-    channels: u8,
-    data: &[u8],
-) -> std::result::Result<Vec<u8>, png::EncodingError> {
-    let mut out = Vec::new();
-    {
-        let mut encoder = crate::encoding::png_encoder(&mut out, width, height);
-        encoder.set_color(match channels {
-            1 => png::ColorType::Grayscale,
-            2 => png::ColorType::GrayscaleAlpha,
-            3 => png::ColorType::Rgb,
-            _ => png::ColorType::Rgba,
-        });
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header()?;
-        writer.write_image_data(data)?;
-        writer.finish()?;
-    }
-    Ok(crate::encoding::png_deflated(out))
 }
 
 #[cfg(test)]

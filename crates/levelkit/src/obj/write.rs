@@ -742,33 +742,20 @@ fn encode_png(
     data: &[u8],
     at: impl Fn() -> Location,
 ) -> Result<Vec<u8>> {
-    let color = match channels {
-        1 => png::ColorType::Grayscale,
-        2 => png::ColorType::GrayscaleAlpha,
-        3 => png::ColorType::Rgb,
-        4 => png::ColorType::Rgba,
-        _ => {
-            return Err(Error::malformed(
-                F,
-                at(),
-                format!("a texture with {channels} channels per pixel cannot be encoded as PNG"),
-            ));
-        }
-    };
-    let failed = |e: png::EncodingError| {
-        Error::new(
+    let Some(color) = crate::encoding::PngColor::with_channels(channels) else {
+        return Err(Error::malformed(
             F,
-            ErrorKind::Malformed,
             at(),
-            format!("cannot encode the {width} x {height} texture as PNG: {e}"),
-        )
+            format!("a texture with {channels} channels per pixel cannot be encoded as PNG"),
+        ));
     };
-    let mut out = Vec::new();
-    let mut encoder = crate::encoding::png_encoder(&mut out, width, height);
-    encoder.set_color(color);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(failed)?;
-    writer.write_image_data(data).map_err(failed)?;
-    writer.finish().map_err(failed)?;
-    Ok(crate::encoding::png_deflated(out))
+    crate::encoding::encode_png(&crate::encoding::PngImage::new(width, height, color, data))
+        .map_err(|e| {
+            Error::new(
+                F,
+                ErrorKind::Malformed,
+                at(),
+                format!("cannot encode the {width} x {height} texture as PNG: {e}"),
+            )
+        })
 }

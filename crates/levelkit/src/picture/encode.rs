@@ -4,10 +4,11 @@
 #![deny(clippy::indexing_slicing)]
 
 use super::image::{F, Image};
+use crate::encoding::{PngColor, PngImage, encode_png as encode};
 use crate::error::{Error, ErrorKind, Location, Result};
 
-/// Encode an image as an 8-bit RGBA PNG (default compression, no metadata, so the same image
-/// always gives the same bytes).
+/// Encode an image as an 8-bit RGBA PNG, with `encoding::encode_png` (no metadata, so the same
+/// image always gives the same bytes, in every build).
 pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
     let expected = u64::from(image.width) * u64::from(image.height) * 4;
     if image.rgba.len() as u64 != expected {
@@ -34,20 +35,13 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let failed = |e: png::EncodingError| {
+    let png = PngImage::new(image.width, image.height, PngColor::Rgba, &image.rgba);
+    encode(&png).map_err(|e| {
         Error::new(
             F,
             ErrorKind::Io,
             Location::default(),
             format!("png: encoding failed: {e}"),
         )
-    };
-    let mut out = Vec::new();
-    let mut encoder = crate::encoding::png_encoder(&mut out, image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(failed)?;
-    writer.write_image_data(&image.rgba).map_err(failed)?;
-    writer.finish().map_err(failed)?;
-    Ok(crate::encoding::png_deflated(out))
+    })
 }

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{Pid, PidFlags, RgbaImage, Transparency};
 use super::pal::Palette;
 use super::rle::Spelling;
+use crate::encoding::{PngColor, PngImage, encode_png};
 use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::limits::Limits;
 use crate::registry::Format;
@@ -62,7 +63,7 @@ fn png_error(format: Format, kind: ErrorKind, message: impl Into<String>) -> Err
     Error::new(format, kind, Location::default(), message)
 }
 
-fn encode_failed(format: Format) -> impl Fn(png::EncodingError) -> Error {
+fn encode_failed(format: Format) -> impl Fn(String) -> Error {
     move |e| png_error(format, ErrorKind::Io, format!("png encoding failed: {e}"))
 }
 
@@ -97,22 +98,18 @@ pub fn pid_to_png(pid: &Pid, palette: Option<&Palette>) -> Result<Vec<u8>> {
     };
     let text = serde_json::to_string(&meta)
         .map_err(|e| png_error(Format::Pid, ErrorKind::Malformed, e.to_string()))?;
-    let failed = encode_failed(Format::Pid);
-    let mut out = Vec::new();
-    let mut encoder = crate::encoding::png_encoder(&mut out, pid.width, pid.height);
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(palette.to_bytes());
-    if let Some(last) = alpha.iter().rposition(|&a| a != 255) {
-        encoder.set_trns(alpha.get(..=last).unwrap_or_default().to_vec());
-    }
-    encoder
-        .add_ztxt_chunk(META_KEYWORD.to_owned(), text)
-        .map_err(&failed)?;
-    let mut writer = encoder.write_header().map_err(&failed)?;
-    writer.write_image_data(&pid.pixels).map_err(&failed)?;
-    writer.finish().map_err(&failed)?;
-    Ok(crate::encoding::png_deflated(out))
+    let transparency = match alpha.iter().rposition(|&a| a != 255) {
+        Some(last) => alpha.get(..=last).unwrap_or_default(),
+        None => &[],
+    };
+    let palette = palette.to_bytes();
+    let image = PngImage {
+        palette: &palette,
+        transparency,
+        text: Some((META_KEYWORD, &text)),
+        ..PngImage::new(pid.width, pid.height, PngColor::Indexed, &pid.pixels)
+    };
+    encode_png(&image).map_err(encode_failed(Format::Pid))
 }
 
 /// Alpha of each palette entry under `transparency`.
@@ -133,15 +130,8 @@ fn alpha_table(palette: &Palette, transparency: Transparency) -> [u8; 256] {
 
 /// An RGBA image as an 8-bit RGBA PNG.
 pub fn rgba_to_png(format: Format, image: &RgbaImage) -> Result<Vec<u8>> {
-    let failed = encode_failed(format);
-    let mut out = Vec::new();
-    let mut encoder = crate::encoding::png_encoder(&mut out, image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(&failed)?;
-    writer.write_image_data(&image.rgba).map_err(&failed)?;
-    writer.finish().map_err(&failed)?;
-    Ok(crate::encoding::png_deflated(out))
+    let png = PngImage::new(image.width, image.height, PngColor::Rgba, &image.rgba);
+    encode_png(&png).map_err(encode_failed(format))
 }
 
 /// A palette as a 128 × 128 indexed PNG: 16 rows of 16 swatches of 8 × 8 pixels, entry 0 at the
@@ -153,16 +143,12 @@ pub fn palette_to_png(palette: &Palette) -> Result<Vec<u8>> {
             pixels.push(((y / 8) * 16 + x / 8) as u8);
         }
     }
-    let failed = encode_failed(Format::Pal);
-    let mut out = Vec::new();
-    let mut encoder = crate::encoding::png_encoder(&mut out, 128, 128);
-    encoder.set_color(png::ColorType::Indexed);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(palette.to_bytes());
-    let mut writer = encoder.write_header().map_err(&failed)?;
-    writer.write_image_data(&pixels).map_err(&failed)?;
-    writer.finish().map_err(&failed)?;
-    Ok(crate::encoding::png_deflated(out))
+    let palette = palette.to_bytes();
+    let image = PngImage {
+        palette: &palette,
+        ..PngImage::new(128, 128, PngColor::Indexed, &pixels)
+    };
+    encode_png(&image).map_err(encode_failed(Format::Pal))
 }
 
 /// A PNG decoded: size, indices or RGBA, its palette and transparency, its text chunk.

@@ -1,0 +1,673 @@
+//! The one PNG (and APNG) encoder behind every PNG levelkit writes: level pictures, glTF and OBJ
+//! textures, PID images and palettes, animations.
+//!
+//! Its output depends on the pixels alone, never on the build, the platform or the number of
+//! threads, so the CLI and the WebAssembly viewer write the same bytes:
+//!
+//! * the rows are filtered here, with one filter choice per image made from the pixels
+//!   ([`choose_filter`]): indexed images are left unfiltered (the PNG specification's advice;
+//!   on the WAP32 sprites it gave files 30 % smaller than adaptive filtering), every other image
+//!   is compressed both ways on a sample of its rows and the smaller wins;
+//! * the rows are deflated in one pass by `zlib-rs` at [`LEVEL`], called directly, not through
+//!   `flate2`, whose backend Cargo unifies across the build (C zlib in the CLI, miniz_oxide in
+//!   WebAssembly). zlib-rs is pure Rust; its hash is one fixed multiplicative hash on every
+//!   target and its SIMD match comparisons (picked at run time) only measure the same match
+//!   lengths faster, so the stream is the same everywhere.
+//!
+//! Rejected, by measurement on the corpus' MDL skins, WAP32 sprites and level pictures (pixel
+//! MB/s of the whole encode, size against the previous encoder): the previous pipeline (the
+//! `png` crate with fdeflate, inflated and deflated again by miniz_oxide at level 6, 11 MB/s on
+//! textures); miniz_oxide at level 1 (1.4 to 3.2 times larger: one probe misses the repeated
+//! tiles of level pictures), 2 or 3 (two to three times slower than zlib-rs at the same size);
+//! fdeflate alone (1.8 to 7 times larger); zlib-rs at level 1 (`deflate_quick`, fixed Huffman
+//! codes: up to 5.7 times larger).
+
+// Nothing here may panic on what it is given: sizes come from files.
+#![deny(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::unwrap_used
+)]
+
+/// The zlib-rs compression level of every PNG: level 2 is 5 to 14 % larger for little gain in
+/// speed, level 4 (`deflate_medium`) about 3 % smaller and 30 % slower on textures.
+pub const LEVEL: i32 = 3;
+
+/// The colour type of 8-bit pixels given to [`encode_png`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PngColor {
+    /// One grey sample per pixel.
+    Grey,
+    /// Grey and alpha.
+    GreyAlpha,
+    /// Red, green, blue.
+    Rgb,
+    /// Red, green, blue, alpha.
+    Rgba,
+    /// One palette index per pixel.
+    Indexed,
+}
+
+impl PngColor {
+    /// Bytes per pixel.
+    pub fn samples(self) -> usize {
+        match self {
+            PngColor::Grey | PngColor::Indexed => 1,
+            PngColor::GreyAlpha => 2,
+            PngColor::Rgb => 3,
+            PngColor::Rgba => 4,
+        }
+    }
+
+    /// The colour type a pixel of `channels` 8-bit samples has (1 grey to 4 RGBA).
+    pub fn with_channels(channels: u8) -> Option<PngColor> {
+        match channels {
+            1 => Some(PngColor::Grey),
+            2 => Some(PngColor::GreyAlpha),
+            3 => Some(PngColor::Rgb),
+            4 => Some(PngColor::Rgba),
+            _ => None,
+        }
+    }
+
+    /// The `IHDR` colour type code.
+    fn code(self) -> u8 {
+        match self {
+            PngColor::Grey => 0,
+            PngColor::Rgb => 2,
+            PngColor::Indexed => 3,
+            PngColor::GreyAlpha => 4,
+            PngColor::Rgba => 6,
+        }
+    }
+}
+
+/// An image for [`encode_png`]: 8 bits per sample, rows top to bottom without padding.
+#[derive(Debug, Clone, Copy)]
+pub struct PngImage<'a> {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// What a pixel is.
+    pub color: PngColor,
+    /// `width * height * color.samples()` bytes.
+    pub pixels: &'a [u8],
+    /// RGB triples (`PLTE`), for an indexed image; empty otherwise.
+    pub palette: &'a [u8],
+    /// The alpha of the first palette entries (`tRNS`); empty for none.
+    pub transparency: &'a [u8],
+    /// A compressed text chunk (`zTXt`): keyword and text.
+    pub text: Option<(&'a str, &'a str)>,
+}
+
+impl<'a> PngImage<'a> {
+    /// An image with no palette, transparency or text.
+    pub fn new(width: u32, height: u32, color: PngColor, pixels: &'a [u8]) -> Self {
+        PngImage {
+            width,
+            height,
+            color,
+            pixels,
+            palette: &[],
+            transparency: &[],
+            text: None,
+        }
+    }
+}
+
+/// One frame of [`encode_apng`]: the whole canvas, RGBA.
+#[derive(Debug, Clone, Copy)]
+pub struct ApngFrame<'a> {
+    /// `width * height * 4` bytes.
+    pub rgba: &'a [u8],
+    /// How long the frame shows: numerator and denominator in seconds.
+    pub delay: (u16, u16),
+}
+
+const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
+
+/// The largest chunk body PNG allows.
+const MAX_CHUNK: usize = 0x7fff_ffff;
+
+/// `image` as PNG bytes, or why it cannot be one (sizes that do not agree, a palette that is
+/// not RGB triples, a keyword PNG does not allow).
+pub fn encode_png(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
+    let stride = check(image.width, image.height, image.color, image.pixels)?;
+    let mut out = header(image.width, image.height, image.color);
+    if image.color == PngColor::Indexed {
+        if image.palette.is_empty() || image.palette.len() % 3 != 0 || image.palette.len() > 768 {
+            return Err(format!(
+                "an indexed PNG needs a palette of 1 to 256 RGB triples, not {} bytes",
+                image.palette.len()
+            ));
+        }
+        chunk(&mut out, *b"PLTE", &[image.palette])?;
+    } else if !image.palette.is_empty() {
+        return Err("only an indexed PNG has a palette here".into());
+    }
+    if !image.transparency.is_empty() {
+        if image.color != PngColor::Indexed || image.transparency.len() > image.palette.len() / 3 {
+            return Err(format!(
+                "{} transparency entries for a palette of {} colours",
+                image.transparency.len(),
+                image.palette.len() / 3
+            ));
+        }
+        chunk(&mut out, *b"tRNS", &[image.transparency])?;
+    }
+    if let Some((keyword, text)) = image.text {
+        if keyword.is_empty()
+            || keyword.len() > 79
+            || !keyword.bytes().all(|b| (32..=126).contains(&b))
+        {
+            return Err(format!("{keyword:?} is not a PNG text keyword"));
+        }
+        chunk(
+            &mut out,
+            *b"zTXt",
+            &[keyword.as_bytes(), &[0, 0], &zlib(text.as_bytes())?],
+        )?;
+    }
+    let rows = filtered(image.pixels, stride, image.color)?;
+    data_chunks(&mut out, *b"IDAT", None, &zlib(&rows)?)?;
+    chunk(&mut out, *b"IEND", &[])?;
+    Ok(out)
+}
+
+/// An animated PNG of RGBA `frames` on a `width` x `height` canvas, each whole (replacing the
+/// canvas, nothing disposed), played `plays` times (0: for ever); the first frame is also the
+/// still image.
+pub fn encode_apng(
+    width: u32,
+    height: u32,
+    frames: &[ApngFrame<'_>],
+    plays: u32,
+) -> Result<Vec<u8>, String> {
+    let count = u32::try_from(frames.len())
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("an APNG needs 1 to 2^32 - 1 frames, not {}", frames.len()))?;
+    let mut out = header(width, height, PngColor::Rgba);
+    chunk(
+        &mut out,
+        *b"acTL",
+        &[&count.to_be_bytes(), &plays.to_be_bytes()],
+    )?;
+    let mut sequence: u32 = 0;
+    let mut next = || {
+        let n = sequence;
+        sequence = sequence.wrapping_add(1);
+        n
+    };
+    for (i, frame) in frames.iter().enumerate() {
+        let stride = check(width, height, PngColor::Rgba, frame.rgba)?;
+        let (num, den) = frame.delay;
+        // fcTL: sequence, size, offset 0,0, delay, dispose op 0 (none), blend op 0 (source)
+        chunk(
+            &mut out,
+            *b"fcTL",
+            &[
+                &next().to_be_bytes(),
+                &width.to_be_bytes(),
+                &height.to_be_bytes(),
+                &[0; 8],
+                &num.to_be_bytes(),
+                &den.to_be_bytes(),
+                &[0, 0],
+            ],
+        )?;
+        let stream = zlib(&filtered(frame.rgba, stride, PngColor::Rgba)?)?;
+        if i == 0 {
+            data_chunks(&mut out, *b"IDAT", None, &stream)?;
+        } else {
+            data_chunks(&mut out, *b"fdAT", Some(&mut next), &stream)?;
+        }
+    }
+    chunk(&mut out, *b"IEND", &[])?;
+    Ok(out)
+}
+
+/// The bytes of a row of `width` pixels, after checking that `pixels` holds `height` of them.
+fn check(width: u32, height: u32, color: PngColor, pixels: &[u8]) -> Result<usize, String> {
+    if width == 0 || height == 0 || width > 0x7fff_ffff || height > 0x7fff_ffff {
+        return Err(format!("a PNG cannot be {width} x {height} pixels"));
+    }
+    let stride = usize::try_from(width)
+        .ok()
+        .and_then(|w| w.checked_mul(color.samples()));
+    let total = stride.and_then(|s| s.checked_mul(usize::try_from(height).ok()?));
+    match (stride, total) {
+        (Some(stride), Some(total)) if total == pixels.len() => Ok(stride),
+        _ => Err(format!(
+            "a {width} x {height} image of {} bytes per pixel is not {} bytes",
+            color.samples(),
+            pixels.len()
+        )),
+    }
+}
+
+/// The signature and `IHDR`: 8 bits per sample, deflate, adaptive filtering, not interlaced.
+fn header(width: u32, height: u32, color: PngColor) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(SIGNATURE);
+    let mut ihdr = [0u8; 13];
+    let (w, rest) = ihdr.split_at_mut(4);
+    let (h, rest) = rest.split_at_mut(4);
+    w.copy_from_slice(&width.to_be_bytes());
+    h.copy_from_slice(&height.to_be_bytes());
+    rest.copy_from_slice(&[8, color.code(), 0, 0, 0]);
+    // 13 bytes always fit a chunk.
+    let _ = chunk(&mut out, *b"IHDR", &[&ihdr]);
+    out
+}
+
+/// A chunk whose body is `parts` one after the other.
+fn chunk(out: &mut Vec<u8>, kind: [u8; 4], parts: &[&[u8]]) -> Result<(), String> {
+    let len = parts
+        .iter()
+        .try_fold(0usize, |n, p| n.checked_add(p.len()))
+        .filter(|&n| n <= MAX_CHUNK)
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or("a PNG chunk cannot hold 2 GiB or more")?;
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(&kind);
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&kind);
+    for p in parts {
+        out.extend_from_slice(p);
+        crc.update(p);
+    }
+    out.extend_from_slice(&crc.finalize().to_be_bytes());
+    Ok(())
+}
+
+/// `stream` as one `IDAT` (or `fdAT`) chunk, several when it is larger than a chunk may be;
+/// `fdAT` chunks start with the next sequence number.
+fn data_chunks(
+    out: &mut Vec<u8>,
+    kind: [u8; 4],
+    mut sequence: Option<&mut dyn FnMut() -> u32>,
+    stream: &[u8],
+) -> Result<(), String> {
+    for piece in stream.chunks(MAX_CHUNK.wrapping_sub(4)) {
+        match sequence.as_mut() {
+            Some(next) => chunk(out, kind, &[&next().to_be_bytes(), piece])?,
+            None => chunk(out, kind, &[piece])?,
+        }
+    }
+    Ok(())
+}
+
+/// `bytes` as a zlib stream, deflated by zlib-rs at [`LEVEL`].
+pub fn zlib(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = vec![0u8; zlib_rs::compress_bound(bytes.len())];
+    let config = zlib_rs::DeflateConfig {
+        level: LEVEL,
+        ..zlib_rs::DeflateConfig::default()
+    };
+    let (written, code) = zlib_rs::compress_slice(&mut out, bytes, config);
+    if code != zlib_rs::ReturnCode::Ok {
+        return Err(format!("deflate failed ({code:?})"));
+    }
+    let len = written.len();
+    out.truncate(len);
+    Ok(out)
+}
+
+/// How the rows of one image are filtered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Filtering {
+    /// Filter type 0 on every row.
+    None,
+    /// Per row, the filter whose output has the smallest sum of absolute values (as signed
+    /// bytes): the heuristic of libpng and the `png` crate.
+    Adaptive,
+}
+
+/// Rows of at most this many bytes, in bands spread over the image, decide [`choose_filter`].
+const SAMPLE_BYTES: usize = 64 * 1024;
+/// How many bands the sample is taken from.
+const SAMPLE_BANDS: usize = 8;
+
+/// The filtering that compresses `pixels` best: none for indexed images; for others, whichever
+/// of none and adaptive deflates a sample of the rows smaller (none on a tie: it is faster).
+/// Unfiltered wins on images of few flat colours (the palette-drawn MDL skins: 6 % smaller than
+/// adaptive), adaptive on photographs and gradients, and on level pictures by a factor of 1.5.
+fn choose_filter(pixels: &[u8], stride: usize, color: PngColor) -> Filtering {
+    if color == PngColor::Indexed {
+        return Filtering::None;
+    }
+    let Some(height) = pixels.len().checked_div(stride) else {
+        return Filtering::None;
+    };
+    let per_band = (SAMPLE_BYTES / SAMPLE_BANDS)
+        .checked_div(stride)
+        .unwrap_or(1)
+        .max(1);
+    let bands = SAMPLE_BANDS.min(height.div_ceil(per_band));
+    let mut plain = Vec::new();
+    let mut adaptive = Vec::new();
+    let mut scratch = Scratch::new(stride);
+    for band in 0..bands {
+        // Band starts spread evenly: band * height / bands, never past the end.
+        let start = band.saturating_mul(height).checked_div(bands).unwrap_or(0);
+        let end = start.saturating_add(per_band).min(height);
+        for y in start..end {
+            let row = row_of(pixels, stride, y);
+            let prev = y.checked_sub(1).map(|p| row_of(pixels, stride, p));
+            plain.push(0);
+            plain.extend_from_slice(row);
+            filter_row(
+                row,
+                prev,
+                color.samples(),
+                Filtering::Adaptive,
+                &mut scratch,
+                &mut adaptive,
+            );
+        }
+    }
+    let size = |rows: &[u8]| zlib(rows).map(|z| z.len()).unwrap_or(usize::MAX);
+    if size(&adaptive) < size(&plain) {
+        Filtering::Adaptive
+    } else {
+        Filtering::None
+    }
+}
+
+fn row_of(pixels: &[u8], stride: usize, y: usize) -> &[u8] {
+    let start = y.saturating_mul(stride);
+    pixels
+        .get(start..start.saturating_add(stride))
+        .unwrap_or_default()
+}
+
+/// The filtered rows of `pixels` (each row's filter type byte, then the row), filtered as
+/// [`choose_filter`] decides.
+fn filtered(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>, String> {
+    let height = pixels.len().checked_div(stride).unwrap_or(0);
+    let size = stride
+        .checked_add(1)
+        .and_then(|s| s.checked_mul(height))
+        .ok_or("the image is too large")?;
+    let mut out = Vec::with_capacity(size);
+    let filtering = choose_filter(pixels, stride, color);
+    let mut scratch = Scratch::new(stride);
+    let mut prev: Option<&[u8]> = None;
+    for row in pixels.chunks_exact(stride.max(1)) {
+        filter_row(
+            row,
+            prev,
+            color.samples(),
+            filtering,
+            &mut scratch,
+            &mut out,
+        );
+        prev = Some(row);
+    }
+    Ok(out)
+}
+
+/// The four filtered candidates of a row, reused from row to row.
+struct Scratch {
+    sub: Vec<u8>,
+    up: Vec<u8>,
+    avg: Vec<u8>,
+    paeth: Vec<u8>,
+}
+
+impl Scratch {
+    fn new(stride: usize) -> Self {
+        Scratch {
+            sub: vec![0; stride],
+            up: vec![0; stride],
+            avg: vec![0; stride],
+            paeth: vec![0; stride],
+        }
+    }
+}
+
+/// Sum of the bytes of a filtered row as signed magnitudes.
+fn cost(row: &[u8]) -> u64 {
+    row.iter()
+        .map(|&b| u64::from((b as i8).unsigned_abs()))
+        .sum()
+}
+
+/// Append `row` filtered (its filter type byte first); `prev` is the row above (none for the
+/// first, where PNG takes it as zeros).
+fn filter_row(
+    row: &[u8],
+    prev: Option<&[u8]>,
+    bpp: usize,
+    filtering: Filtering,
+    s: &mut Scratch,
+    out: &mut Vec<u8>,
+) {
+    if filtering == Filtering::None {
+        out.push(0);
+        out.extend_from_slice(row);
+        return;
+    }
+    let bpp = bpp.clamp(1, row.len().max(1));
+    let Some(prev) = prev else {
+        // The first row: up is the row itself, average and Paeth are sub or halved left.
+        sub(row, bpp, &mut s.sub);
+        avg_first(row, bpp, &mut s.avg);
+        let candidates: [(u8, &[u8]); 3] = [(0, row), (1, &s.sub), (3, &s.avg)];
+        push_best(&candidates, out);
+        return;
+    };
+    sub(row, bpp, &mut s.sub);
+    for ((o, &x), &b) in s.up.iter_mut().zip(row).zip(prev) {
+        *o = x.wrapping_sub(b);
+    }
+    avg(row, prev, bpp, &mut s.avg);
+    paeth(row, prev, bpp, &mut s.paeth);
+    let candidates: [(u8, &[u8]); 5] = [
+        (0, row),
+        (1, &s.sub),
+        (2, &s.up),
+        (3, &s.avg),
+        (4, &s.paeth),
+    ];
+    push_best(&candidates, out);
+}
+
+/// Append the candidate of least [`cost`] (the first of equals).
+fn push_best(candidates: &[(u8, &[u8])], out: &mut Vec<u8>) {
+    let mut best: Option<(u64, u8, &[u8])> = None;
+    for &(kind, bytes) in candidates {
+        let c = cost(bytes);
+        if best.is_none_or(|(b, _, _)| c < b) {
+            best = Some((c, kind, bytes));
+        }
+    }
+    if let Some((_, kind, bytes)) = best {
+        out.push(kind);
+        out.extend_from_slice(bytes);
+    }
+}
+
+fn sub(row: &[u8], bpp: usize, out: &mut [u8]) {
+    let (head, tail) = out.split_at_mut(bpp.min(out.len()));
+    head.copy_from_slice(row.get(..head.len()).unwrap_or_default());
+    for ((o, &x), &a) in tail.iter_mut().zip(row.iter().skip(bpp)).zip(row) {
+        *o = x.wrapping_sub(a);
+    }
+}
+
+fn avg_first(row: &[u8], bpp: usize, out: &mut [u8]) {
+    let (head, tail) = out.split_at_mut(bpp.min(out.len()));
+    head.copy_from_slice(row.get(..head.len()).unwrap_or_default());
+    for ((o, &x), &a) in tail.iter_mut().zip(row.iter().skip(bpp)).zip(row) {
+        *o = x.wrapping_sub(a >> 1);
+    }
+}
+
+fn avg(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
+    for ((o, &x), &b) in out.iter_mut().zip(row).zip(prev).take(bpp) {
+        *o = x.wrapping_sub(b >> 1);
+    }
+    let left = row.iter();
+    let rest = row.iter().zip(prev).skip(bpp);
+    for ((o, (&x, &b)), &a) in out.iter_mut().skip(bpp).zip(rest).zip(left) {
+        // (a + b) / 2 rounded down, without leaving the byte.
+        let mean = (a & b).wrapping_add((a ^ b) >> 1);
+        *o = x.wrapping_sub(mean);
+    }
+}
+
+fn paeth(row: &[u8], prev: &[u8], bpp: usize, out: &mut [u8]) {
+    // With no left pixel the predictor is the one above.
+    for ((o, &x), &b) in out.iter_mut().zip(row).zip(prev).take(bpp) {
+        *o = x.wrapping_sub(b);
+    }
+    let rest = row.iter().zip(prev).skip(bpp);
+    let left = row.iter().zip(prev);
+    for ((o, (&x, &b)), (&a, &c)) in out.iter_mut().skip(bpp).zip(rest).zip(left) {
+        *o = x.wrapping_sub(predict(a, b, c));
+    }
+}
+
+/// The Paeth predictor (PNG specification, 9.4).
+#[inline]
+fn predict(a: u8, b: u8, c: u8) -> u8 {
+    let (ia, ib, ic) = (i16::from(a), i16::from(b), i16::from(c));
+    // Bytes: no sum below overflows an i16.
+    #[allow(clippy::arithmetic_side_effects)]
+    let (pa, pb, pc) = ((ib - ic).abs(), (ia - ic).abs(), (ia + ib - ic - ic).abs());
+    if pa <= pb && pa <= pc {
+        a
+    } else if pb <= pc {
+        b
+    } else {
+        c
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::arithmetic_side_effects,
+    clippy::indexing_slicing,
+    clippy::unwrap_used
+)]
+mod tests {
+    use super::*;
+
+    fn decode(bytes: &[u8]) -> (png::OutputInfo, Vec<u8>) {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_info()
+            .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info, buf)
+    }
+
+    /// A gradient (adaptive filtering wins) and flat blocks (none wins), in every colour type.
+    fn pictures() -> Vec<(u32, u32, PngColor, Vec<u8>)> {
+        let mut out = Vec::new();
+        for color in [
+            PngColor::Grey,
+            PngColor::GreyAlpha,
+            PngColor::Rgb,
+            PngColor::Rgba,
+            PngColor::Indexed,
+        ] {
+            for (w, h) in [(1, 1), (3, 5), (67, 41), (300, 200)] {
+                let n = color.samples();
+                let mut gradient = Vec::new();
+                let mut blocks = Vec::new();
+                for y in 0..h {
+                    for x in 0..w {
+                        for k in 0..n {
+                            gradient.push((x * 3 + y * 5 + k as u32 * 40) as u8);
+                            blocks.push((((x / 8) ^ (y / 8)) * 37 + k as u32) as u8);
+                        }
+                    }
+                }
+                out.push((w, h, color, gradient));
+                out.push((w, h, color, blocks));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_colour_type_decodes_to_its_pixels() {
+        let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, 255 - i, i / 2]).collect();
+        for (w, h, color, pixels) in pictures() {
+            let mut image = PngImage::new(w, h, color, &pixels);
+            if color == PngColor::Indexed {
+                image.palette = &palette;
+                image.transparency = &[255, 0, 128];
+                image.text = Some(("levelkit", "{\"a\":1}"));
+            }
+            let bytes = encode_png(&image).unwrap();
+            let (info, decoded) = decode(&bytes);
+            assert_eq!((info.width, info.height), (w, h));
+            assert_eq!(decoded, pixels, "{w} x {h} {color:?}");
+            assert_eq!(bytes, encode_png(&image).unwrap());
+        }
+    }
+
+    #[test]
+    fn filters_are_chosen_per_image() {
+        let (w, h) = (256usize, 64usize);
+        let gradient: Vec<u8> = (0..w * h * 4)
+            .map(|i| ((i % (w * 4)) / 4 + i / (w * 4) * 3) as u8)
+            .collect();
+        assert_eq!(
+            choose_filter(&gradient, w * 4, PngColor::Rgba),
+            Filtering::Adaptive
+        );
+        let flat = vec![7u8; w * h * 4];
+        assert_eq!(choose_filter(&flat, w * 4, PngColor::Rgba), Filtering::None);
+        assert_eq!(
+            choose_filter(&gradient, w * 4, PngColor::Indexed),
+            Filtering::None
+        );
+    }
+
+    #[test]
+    fn apng_frames_decode() {
+        let a = vec![10u8; 5 * 4 * 4];
+        let b: Vec<u8> = (0..80u8).collect();
+        let frames = [
+            ApngFrame {
+                rgba: &a,
+                delay: (1, 10),
+            },
+            ApngFrame {
+                rgba: &b,
+                delay: (3, 100),
+            },
+        ];
+        let bytes = encode_apng(5, 4, &frames, 0).unwrap();
+        let mut reader = png::Decoder::new(std::io::Cursor::new(&bytes[..]))
+            .read_info()
+            .unwrap();
+        assert_eq!(reader.info().animation_control.unwrap().num_frames, 2);
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buf).unwrap();
+        assert_eq!(buf, a);
+        reader.next_frame(&mut buf).unwrap();
+        assert_eq!(buf, b);
+        assert_eq!(reader.info().frame_control.unwrap().delay_den, 100);
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        let px = [0u8; 12];
+        assert!(encode_png(&PngImage::new(0, 3, PngColor::Rgba, &[])).is_err());
+        assert!(encode_png(&PngImage::new(2, 2, PngColor::Rgba, &px)).is_err());
+        assert!(encode_png(&PngImage::new(2, 2, PngColor::Rgb, &px)).is_ok());
+        assert!(encode_png(&PngImage::new(3, 4, PngColor::Indexed, &px)).is_err());
+        let mut bad_key = PngImage::new(2, 2, PngColor::Rgb, &px);
+        bad_key.text = Some(("", "x"));
+        assert!(encode_png(&bad_key).is_err());
+        assert!(encode_apng(1, 1, &[], 0).is_err());
+    }
+}
