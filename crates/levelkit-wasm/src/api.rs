@@ -303,7 +303,7 @@ mod tests {
             .filter(|e| {
                 e.path()
                     .extension()
-                    .is_some_and(|x| x != "gif" && x != "bmp")
+                    .is_some_and(|x| x != "gif" && x != "bmp" && x != "png")
             })
             .filter_map(|e| {
                 Some((
@@ -641,7 +641,7 @@ mod tests {
             .filter(|e| {
                 e.path()
                     .extension()
-                    .is_some_and(|x| x == "gif" || x == "bmp")
+                    .is_some_and(|x| x == "gif" || x == "bmp" || x == "png" || x == "mdl")
             })
             .filter_map(|e| {
                 Some((
@@ -650,6 +650,7 @@ mod tests {
                 ))
             })
             .collect();
+        // The files the scenes name: textures, and the crate `room.wmp` places.
         assert!(textures.len() >= 2, "the sample textures are missing");
         let mut ws = Workspace::new();
         for (n, b) in &textures {
