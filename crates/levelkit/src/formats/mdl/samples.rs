@@ -37,10 +37,16 @@ fn pyramid_pose(name: &str, lift: u16, words: bool) -> Pose {
         [0, 32, 0],
         [16, 16, top],
     ];
+    pose(name, &corners, [32, 32, top])
+}
+
+/// A pose of packed `corners` (each with the normal of its own index) whose bounding box runs
+/// from the origin to `max`.
+fn pose(name: &str, corners: &[[u16; 3]], max: [u16; 3]) -> Pose {
     Pose {
         min: PackedVertex::default(),
         max: PackedVertex {
-            position: [32, 32, top],
+            position: max,
             ..PackedVertex::default()
         },
         name: name16(name),
@@ -408,23 +414,7 @@ pub fn mdl3_crate() -> Mdl {
         triangles: Triangles::Skin(triangles),
         frames: vec![Frame::Single {
             kind: 0,
-            pose: Pose {
-                min: PackedVertex::default(),
-                max: PackedVertex {
-                    position: [32, 32, 32],
-                    ..PackedVertex::default()
-                },
-                name: name16("crate1"),
-                vertices: corners
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &position)| PackedVertex {
-                        position,
-                        normal: i as u8,
-                        pad: 0,
-                    })
-                    .collect(),
-            },
+            pose: pose("crate1", &corners, [32, 32, 32]),
         }],
         trailer: Vec::new(),
     })
