@@ -5,7 +5,7 @@
 //! gmap (or the world) by the names it holds, ignoring case as GServer does.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::Model;
 use super::maps::map_conversion;
@@ -210,9 +210,19 @@ pub fn render_png(gmap: &Gmap, options: &Options<'_>, assets: &dyn Assets) -> Re
     // The tile graphics, made once for the first level's tilesets and reused while the next
     // level has the same tilesets (every Graal level has one, the same).
     let mut atlases: Option<(Vec<String>, BTreeMap<String, Image>)> = None;
+    // Each distinct level is read and drawn once, however many cells name it (a hostile gmap
+    // of 90,000 cells naming one level drew it 90,000 times).
+    let mut drawn: HashMap<(String, u32), Option<Result<Image>>> = HashMap::new();
     let (image, warnings) = world::render_gmap(gmap, max_size, &mut |cell, divisor| {
         let name = cell.name.to_latin1();
-        let bytes = level_bytes(assets, &name)?;
+        let key = (name.to_ascii_lowercase(), divisor);
+        if let Some(done) = drawn.get(&key) {
+            return done.clone();
+        }
+        let Some(bytes) = level_bytes(assets, &name) else {
+            drawn.insert(key, None);
+            return None;
+        };
         let mut draw = || -> Result<Image> {
             let model = Model::read(&bytes, Some(&name), &Limits::default())?;
             let Some((map, _)) = model.to_tilemap() else {
@@ -251,9 +261,68 @@ pub fn render_png(gmap: &Gmap, options: &Options<'_>, assets: &dyn Assets) -> Re
             };
             png::render(&map, &render)
         };
-        Some(draw())
+        let result = draw();
+        drawn.insert(key, Some(result.clone()));
+        Some(result)
     })?;
     let mut done = Converted::of(png::encode_png(&image)?);
     done.notes = warnings.iter().map(ToString::to_string).collect();
     Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    /// Files in memory that count how often each is read.
+    struct Counting {
+        level: Vec<u8>,
+        reads: Cell<usize>,
+    }
+
+    impl Assets for Counting {
+        fn read(&self, name: &str) -> Option<Cow<'_, [u8]>> {
+            (name == "one.nw").then(|| {
+                self.reads.set(self.reads.get() + 1);
+                Cow::Borrowed(self.level.as_slice())
+            })
+        }
+
+        fn list(&self, _: &str) -> Option<(Vec<String>, Vec<String>)> {
+            None
+        }
+    }
+
+    /// A gmap of 60 x 60 cells all naming one level (and one missing): the level is read and
+    /// drawn once, not 3,600 times.
+    #[test]
+    fn a_level_named_by_many_cells_is_read_once() {
+        let mut text = String::from("GRMAP001\r\nWIDTH 60\r\nHEIGHT 60\r\nLEVELNAMES\r\n");
+        for row in 0..60 {
+            let cells: Vec<&str> = (0..60)
+                .map(|c| {
+                    if row == 0 && c == 0 {
+                        "\"gone.nw\""
+                    } else {
+                        "\"one.nw\""
+                    }
+                })
+                .collect();
+            text.push_str(&cells.join(","));
+            text.push_str("\r\n");
+        }
+        text.push_str("LEVELNAMESEND\r\n");
+        let gmap = Gmap::read(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        let assets = Counting {
+            level: crate::formats::graal::nw::samples::village()
+                .write()
+                .unwrap_or_default(),
+            reads: Cell::new(0),
+        };
+        let done =
+            render_png(&gmap, &Options::default(), &assets).unwrap_or_else(|e| panic!("{e}"));
+        assert!(done.main.is_some_and(|png| png.starts_with(b"\x89PNG")));
+        assert_eq!(assets.reads.get(), 1);
+    }
 }
