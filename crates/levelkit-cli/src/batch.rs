@@ -17,7 +17,7 @@ use indicatif::{HumanBytes, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::cli::ConvertArgs;
-use crate::conversion::{Target, write_converted};
+use crate::conversion::{Target, labelled, write_converted};
 use crate::files::{self, is_stdio};
 use crate::tilesets::Shared;
 use crate::{EXIT_FAILED, EXIT_OK, report, usage};
@@ -413,16 +413,6 @@ impl Kind {
                 String::new()
             }
         )
-    }
-}
-
-/// A note as the CLI shows it: a warning keeps its `warning:` label, an informational note gets
-/// `note:` (the library's notes about what a conversion did carry no label).
-pub fn labelled(note: &str) -> std::borrow::Cow<'_, str> {
-    if note.starts_with("warning: ") || note.starts_with("error: ") || note.starts_with("note: ") {
-        note.into()
-    } else {
-        format!("note: {note}").into()
     }
 }
 

@@ -322,6 +322,16 @@ pub fn write_converted(
 /// Report a conversion's notes on stderr, one line each.
 pub fn report_notes(notes: &[String]) {
     for note in notes {
-        crate::report(crate::batch::labelled(note));
+        crate::report(labelled(note));
+    }
+}
+
+/// A note as the CLI shows it: a warning keeps its `warning:` label, an informational note gets
+/// `note:` (the library's notes about what a conversion did carry no label).
+pub fn labelled(note: &str) -> std::borrow::Cow<'_, str> {
+    if note.starts_with("warning: ") || note.starts_with("error: ") || note.starts_with("note: ") {
+        note.into()
+    } else {
+        format!("note: {note}").into()
     }
 }

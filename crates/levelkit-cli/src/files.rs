@@ -88,7 +88,7 @@ pub struct Loaded {
 ///
 /// A file taken for a format by its name alone whose content is not that format (nor any
 /// other) fails with a description of it, never with its bytes quoted
-/// ([`levelkit::registry::unrecognised_content`]).
+/// ([`levelkit::error::unrecognised_content`]).
 pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loaded {
     let folder = dir.map(Folder::new);
     let file_format = levelkit::sniff(bytes, name);
@@ -96,7 +96,7 @@ pub fn load_bytes(bytes: &[u8], name: Option<&str>, dir: Option<&Path>) -> Loade
         folder.as_ref()?.read(n).map(std::borrow::Cow::into_owned)
     })
     .map_err(|e| match file_format {
-        Some(format) => levelkit::registry::unrecognised_content(format, bytes, &e).unwrap_or(e),
+        Some(format) => levelkit::error::unrecognised_content(format, bytes, &e).unwrap_or(e),
         None => e,
     });
     Loaded { file_format, model }

@@ -227,3 +227,50 @@ impl fmt::Display for Warning {
         Ok(())
     }
 }
+
+/// The error to report instead of `error` when a file was read as `format` because of its name
+/// only and its content is text that carries none of that format's signatures: described (its
+/// size, what the format would begin with), never quoted
+/// ([`crate::registry::unrecognised_text`]). `None`: keep `error`.
+pub fn unrecognised_content(format: Format, bytes: &[u8], error: &Error) -> Option<Error> {
+    let message = crate::registry::unrecognised_text(format, bytes)?;
+    Some(Error::new(format, error.kind, Location::default(), message))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unrecognised_content_is_described_not_quoted() {
+        let secret = b"root:x:0:0:root:/root:/bin/bash\n";
+        let quoted = Error::malformed(
+            Format::Nw,
+            Location::at(0),
+            "the first line is \"root:x:0:0:root:/root:/bin/bash\"",
+        );
+        let described = unrecognised_content(Format::Nw, secret, &quoted).expect("replaced");
+        let text = described.to_string();
+        assert!(!text.contains("root"), "{text}");
+        assert!(text.contains("`GLEVNW01`"), "{text}");
+        assert!(text.contains("32 bytes of text"), "{text}");
+        assert_eq!(described.kind, quoted.kind);
+        // A magic shown as hex.
+        let described = unrecognised_content(Format::Pid, secret, &quoted).unwrap();
+        assert!(described.message.contains("0a 00 00 00"), "{described}");
+        // Binary or empty content (a level with a damaged header): the reader's message stays.
+        assert_eq!(
+            unrecognised_content(Format::Wwd, b"\x7fELF\0\0", &quoted),
+            None
+        );
+        assert_eq!(unrecognised_content(Format::Wwd, b"", &quoted), None);
+        // Content that is the format (a damaged level): the reader's own message stays.
+        assert_eq!(
+            unrecognised_content(Format::Nw, b"GLEVNW01\nBOARD x", &quoted),
+            None
+        );
+        // A format told by name alone has nothing to check.
+        assert_eq!(unrecognised_content(Format::Pal, secret, &quoted), None);
+    }
+}

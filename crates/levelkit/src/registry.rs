@@ -10,8 +10,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Location};
-
 /// A file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -678,17 +676,18 @@ fn signature_text(magic: &[u8]) -> String {
     }
 }
 
-/// The error to report instead of `error` when a file was read as `format` because of its
+/// What to say instead of a reader's error when a file was read as `format` because of its
 /// name only and its content is text that carries none of that format's signatures: such a
 /// file is not a format levelkit recognises, so the message describes it (its size, what the
-/// format would begin with) and never quotes its bytes. A reader's own message does
-/// quote what it found (`the first line is "..."`), which for a file that is no level at all
-/// (a link to `/etc/passwd` named `x.nw`) would print someone else's data.
+/// format would begin with) and never quotes its bytes. A reader's own message does quote
+/// what it found (`the first line is "..."`), which for a file that is no level at all (a link
+/// to `/etc/passwd` named `x.nw`) would print someone else's data. The error itself is made by
+/// [`crate::error::unrecognised_content`].
 ///
-/// `None` (keep `error`) when the content is recognised as `format`, when `format` has no
-/// signature to check (it is told by name only, and its reader's message is all there is), and
-/// for binary or empty content.
-pub fn unrecognised_content(format: Format, bytes: &[u8], error: &Error) -> Option<Error> {
+/// `None` (keep the reader's error) when the content is recognised as `format`, when `format`
+/// has no signature to check (it is told by name only, and its reader's message is all there
+/// is), and for binary or empty content.
+pub fn unrecognised_text(format: Format, bytes: &[u8]) -> Option<String> {
     let signatures = signatures(format);
     if signatures.is_empty() || sniff(bytes, None) == Some(format) {
         return None;
@@ -707,18 +706,14 @@ pub fn unrecognised_content(format: Format, bytes: &[u8], error: &Error) -> Opti
     if !text {
         return None;
     }
-    let what = format!("{} bytes of text", bytes.len());
     let info = format.info();
-    let expected = signatures.join(" or ");
-    Some(Error::new(
-        format,
-        error.kind,
-        Location::default(),
-        format!(
-            "not a {} (one begins with {expected}) nor any format levelkit recognises: {what}, \
-             taken for {} by its name only; not read",
-            info.description, info.name
-        ),
+    Some(format!(
+        "not a {} (one begins with {}) nor any format levelkit recognises: {} bytes of text, \
+         taken for {} by its name only; not read",
+        info.description,
+        signatures.join(" or "),
+        bytes.len(),
+        info.name
     ))
 }
 
@@ -761,37 +756,5 @@ mod tests {
         assert_eq!(sniff(b"\x20\0\0\0\0\0\0\0rest", None), Some(Format::Ani));
         assert_eq!(sniff(b"RIFF\0\0\0\0ACON", Some("arrow.ani")), None);
         assert_eq!(sniff(b"\x21\0\0\0", Some("odd.ANI")), Some(Format::Ani));
-    }
-
-    #[test]
-    fn unrecognised_content_is_described_not_quoted() {
-        let secret = b"root:x:0:0:root:/root:/bin/bash\n";
-        let quoted = Error::malformed(
-            Format::Nw,
-            Location::at(0),
-            "the first line is \"root:x:0:0:root:/root:/bin/bash\"",
-        );
-        let described = unrecognised_content(Format::Nw, secret, &quoted).expect("replaced");
-        let text = described.to_string();
-        assert!(!text.contains("root"), "{text}");
-        assert!(text.contains("`GLEVNW01`"), "{text}");
-        assert!(text.contains("32 bytes of text"), "{text}");
-        assert_eq!(described.kind, quoted.kind);
-        // A magic shown as hex.
-        let described = unrecognised_content(Format::Pid, secret, &quoted).unwrap();
-        assert!(described.message.contains("0a 00 00 00"), "{described}");
-        // Binary or empty content (a level with a damaged header): the reader's message stays.
-        assert_eq!(
-            unrecognised_content(Format::Wwd, b"\x7fELF\0\0", &quoted),
-            None
-        );
-        assert_eq!(unrecognised_content(Format::Wwd, b"", &quoted), None);
-        // Content that is the format (a damaged level): the reader's own message stays.
-        assert_eq!(
-            unrecognised_content(Format::Nw, b"GLEVNW01\nBOARD x", &quoted),
-            None
-        );
-        // A format told by name alone has nothing to check.
-        assert_eq!(unrecognised_content(Format::Pal, secret, &quoted), None);
     }
 }

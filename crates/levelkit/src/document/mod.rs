@@ -246,7 +246,7 @@ impl Model {
         })?;
         // A text file taken for a format by its name only is described, never quoted.
         Model::read_as_with(format, bytes, limits, resolve)
-            .map_err(|e| crate::registry::unrecognised_content(format, bytes, &e).unwrap_or(e))
+            .map_err(|e| crate::error::unrecognised_content(format, bytes, &e).unwrap_or(e))
     }
 
     /// Write the model in its own format.
