@@ -190,15 +190,16 @@ async function viewFile(file, label, { expect = 'ok', assets = [] } = {}) {
 }
 
 // ---- samples: views and downloads -----------------------------------------------------------
-const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !f.endsWith('.gif') && !f.endsWith('.bmp')).sort();
-// The textures beside the samples (world.wdb's), dropped with each sample as the CLI finds them
-// beside it.
-const textures = fs.readdirSync(path.join(root, 'samples')).filter((f) => f.endsWith('.gif') || f.endsWith('.bmp'))
+const picture = (f) => f.endsWith('.gif') || f.endsWith('.bmp') || f.endsWith('.png');
+const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !picture(f)).sort();
+// The files the samples name (world.wdb's textures, the gani's and the NPCs' pictures, the crate
+// room.wmp places), dropped with each sample as the CLI finds them beside it.
+const textures = fs.readdirSync(path.join(root, 'samples')).filter((f) => picture(f) || f === 'crate.mdl')
   .map((f) => path.join(root, 'samples', f));
 const identical = [];
 for (const s of samples) {
   const file = path.join(root, 'samples', s);
-  const opened = await viewFile(file, 'samples/' + s, { assets: textures });
+  const opened = await viewFile(file, 'samples/' + s, { assets: textures.filter((t) => path.basename(t) !== s) });
   if (!opened) continue;
   const targets = await page.evaluate(() => [...document.querySelectorAll('#downloads button')].map((b) => b.dataset.target));
   const stem = s.replace(/\.[^.]*$/, '');
