@@ -194,12 +194,16 @@ const picture = (f) => f.endsWith('.gif') || f.endsWith('.bmp') || f.endsWith('.
 const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !picture(f)).sort();
 // The files the samples name (world.wdb's textures, the gani's and the NPCs' pictures, the crate
 // room.wmp places), dropped with each sample as the CLI finds them beside it.
-const textures = fs.readdirSync(path.join(root, 'samples')).filter((f) => picture(f) || f === 'crate.mdl')
+const textures = fs.readdirSync(path.join(root, 'samples')).filter(picture)
   .map((f) => path.join(root, 'samples', f));
+// A document dropped as an asset only where a sample names it (a REZ is an asset, so the page
+// would open the crate instead of claw.rez).
+const named = { 'room.wmp': ['crate.mdl'] };
 const identical = [];
 for (const s of samples) {
   const file = path.join(root, 'samples', s);
-  const opened = await viewFile(file, 'samples/' + s, { assets: textures.filter((t) => path.basename(t) !== s) });
+  const assets = [...textures, ...(named[s] || []).map((f) => path.join(root, 'samples', f))];
+  const opened = await viewFile(file, 'samples/' + s, { assets });
   if (!opened) continue;
   const targets = await page.evaluate(() => [...document.querySelectorAll('#downloads button')].map((b) => b.dataset.target));
   const stem = s.replace(/\.[^.]*$/, '');
