@@ -181,12 +181,7 @@ pub fn render_all(
     images: &mut dyn FnMut(&str) -> Option<Sprite>,
     limits: &Limits,
 ) -> Result<(Vec<Rendered>, Vec<Warning>)> {
-    let mut prepared = Prepared::new(gani, images);
-    let mut out = Vec::with_capacity(directions.len());
-    for &d in directions {
-        out.push(prepared.render(d, limits)?);
-    }
-    Ok((out, prepared.finish()))
+    render_all_placeholders(gani, directions, images, limits, true)
 }
 
 /// [`render_all`], choosing whether a sprite whose image is missing is drawn as a placeholder
