@@ -216,18 +216,10 @@ fn hints_point_to_the_option_that_helps() {
     );
     ok(&run);
     assert!(run.stderr.contains("sample_guard.png"), "{run:?}");
-    fs::copy(
-        s.path().join("pics1.png"),
-        s.path().join("sample_guard.png"),
-    )
-    .unwrap();
-    let tiles_dir = s.path().join("art");
-    fs::create_dir(&tiles_dir).unwrap();
-    fs::rename(
-        s.path().join("sample_guard.png"),
-        tiles_dir.join("sample_guard.png"),
-    )
-    .unwrap();
+    // The same picture given as `--tiles art/sample_guard.png`, outside the level's folders:
+    // only `--tiles` can make the NPC's image found.
+    fs::create_dir(s.path().join("art")).unwrap();
+    tiles.save(s.path().join("art/sample_guard.png")).unwrap();
     let run = levelkit(
         s.path(),
         &[
