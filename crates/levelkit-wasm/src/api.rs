@@ -278,14 +278,23 @@ impl Doc {
     }
 
     /// The gani drawn in each of its directions (up, left, down, right, or its only one) with
-    /// the dropped images, placeholders for the missing, by the library's renderer as
-    /// `levelkit convert walk.gani walk.gif` draws it, with what was noticed on the way; `None`
-    /// for other documents.
+    /// the dropped images, placeholders for the missing (a page that shows nothing for a gani
+    /// dropped alone tells its user nothing), by the library's renderer as
+    /// `levelkit convert walk.gani walk.gif --placeholders` draws it, with what was noticed on
+    /// the way; `None` for other documents.
     pub fn gani(&self, ws: &Workspace) -> Option<Result<GaniFrames, Error>> {
         let Model::Gani(gani) = &self.model else {
             return None;
         };
-        Some(animation::frames(gani, &Options::default(), &ws.files))
+        Some(animation::frames(gani, &viewer_gani_options(), &ws.files))
+    }
+}
+
+/// The options the page draws a gani with: every direction, missing images as placeholders.
+fn viewer_gani_options() -> Options<'static> {
+    Options {
+        placeholders: true,
+        ..Options::default()
     }
 }
 
@@ -477,7 +486,7 @@ mod tests {
         let Model::Gani(g) = doc.model() else {
             panic!("not a gani");
         };
-        let (direct, _) = animation::frames(g, &Options::default(), &levelkit::assets::NoAssets)
+        let (direct, _) = animation::frames(g, &viewer_gani_options(), &levelkit::assets::NoAssets)
             .unwrap_or_else(|e| panic!("{}", error_json(&e)));
         assert!(direct == drawn);
     }
