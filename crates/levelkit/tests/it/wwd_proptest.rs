@@ -230,6 +230,7 @@ fn level() -> impl Strategy<Value = Wwd> {
                     records,
                 },
                 layout: None,
+                compression: Default::default(),
                 source: None,
             }
         })

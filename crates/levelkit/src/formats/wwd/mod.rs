@@ -11,11 +11,14 @@
 //! sections in any order and shared image-set name runs (a [`Layout`] keeps any non-editor
 //! arrangement, gaps and trailing bytes included), and the editor's checksum.
 //!
-//! Byte-exactness: an unchanged uncompressed file is written back byte for byte. A compressed
-//! file is re-compressed with zlib level 6 (as the original editors did); its *inflated* image is
-//! identical, but the compressed bytes, and so the checksum that covers them, match only where
-//! today's deflate makes the same choices as the 1998 zlib (see the notes, B.13). The writer
-//! always stores the editor-correct checksum and decompressed size; [`SourceInfo`] keeps the values
+//! Byte-exactness: an unchanged file is written back byte for byte, compressed or not. For a
+//! compressed file the reader records in [`Wwd::compression`] how its zlib stream is reproduced:
+//! the zlib level that rebuilds it exactly (6 for the 1998 editors, 9 for CrazyHook's rewrites),
+//! found by trying the levels its zlib header allows, or, where none does (some retail levels
+//! come from a 1990s zlib), the stream itself, which the writer puts back while the main block
+//! inflates to the same bytes (see [`Deflate`]). Only reference zlib can reproduce zlib's
+//! choices, so a build without the `c-zlib` feature keeps every stream. The writer always
+//! stores the editor-correct checksum and decompressed size; [`SourceInfo`] keeps the values
 //! that were in the file.
 //!
 //! Not supported: tile-property types other than 1–3 (their size is unknown, so they are refused
@@ -35,6 +38,7 @@
 //! ```
 
 mod codec;
+mod deflate;
 mod dump;
 pub mod game_sample;
 pub mod graphics;

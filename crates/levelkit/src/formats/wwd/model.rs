@@ -34,6 +34,11 @@ pub struct Wwd {
     /// editor's contiguous layout (which the writer uses when this is `None`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<Layout>,
+    /// How the writer deflates the main block when the level is written compressed, and, for a
+    /// level read from a compressed file, how that file's stream is reproduced (see [`Deflate`]).
+    /// Left out of JSON when it is the default, zlib level 6.
+    #[serde(default, skip_serializing_if = "Deflate::is_default")]
+    pub compression: Deflate,
     /// What the reader found in the file's derived fields. The writer ignores it and computes
     /// the values afresh; validation compares the two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -797,4 +802,66 @@ pub struct SourceInfo {
     /// The zlib header bytes (`78 9C` for level 6), when compressed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zlib_header: Option<[u8; 2]>,
+}
+
+/// How a compressed main block is deflated: the settings that reproduce a file's zlib stream, or
+/// the stream itself where none does.
+///
+/// A compressed WWD holds one zlib stream, and many streams inflate to the same level; which one
+/// a file has depends on the compressor and its settings. The reader tries the likely settings
+/// of reference zlib (the `c-zlib` feature) on every compressed file and records the first that
+/// rebuilds the stored stream byte for byte; where none does (a 1990s zlib made some retail
+/// levels, and builds without `c-zlib` have no reference zlib to try), it keeps the stream. A
+/// stream with bytes after it, or whose header checksum is not the editor's, is kept without a
+/// search: a fresh deflate could not give those bytes back. So `write(read(x)) == x` either way,
+/// and a model never claims settings that were not checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Deflate {
+    /// Deflate with zlib at `level` (0-9; default strategy, 32 KiB window, memory level 8). In a
+    /// model read from a compressed file: reference zlib at these settings reproduced the stored
+    /// stream exactly. Written by a build without `c-zlib`, the bytes inflate the same but may
+    /// differ (that build deflates with miniz_oxide).
+    Zlib {
+        /// zlib compression level, 0-9 (higher values are written as 9).
+        level: u8,
+    },
+    /// The stored main block, kept verbatim because no setting tried reproduced it: zlib header,
+    /// deflate data, Adler-32 trailer and any bytes after the stream. The writer puts it back
+    /// unchanged as long as it inflates to exactly the main block being written (the level is
+    /// unedited); after an edit it deflates afresh at `level`.
+    Kept {
+        /// Level for deflating after an edit: the one the stream's zlib header announces (its
+        /// FLEVEL field: 0 gives 1, 1 gives 5, 2 gives 6, 3 gives 9).
+        level: u8,
+        /// The main block as stored in the file.
+        #[serde(with = "crate::serde_bytes::base64")]
+        stream: Vec<u8>,
+        /// The header checksum the file has for these bytes, when it is not the editor's
+        /// (CrazyHook's rewrites add a different extra byte); written with the stream, and
+        /// replaced by the editor's checksum when the stream is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checksum: Option<u32>,
+    },
+}
+
+impl Default for Deflate {
+    /// zlib level 6, as the original editors wrote (`78 9C` streams).
+    fn default() -> Self {
+        Deflate::Zlib { level: 6 }
+    }
+}
+
+impl Deflate {
+    /// True for the default, zlib level 6.
+    pub fn is_default(&self) -> bool {
+        *self == Deflate::default()
+    }
+
+    /// The level a fresh deflate uses (after an edit, for [`Deflate::Kept`]).
+    pub fn level(&self) -> u8 {
+        match self {
+            Deflate::Zlib { level } | Deflate::Kept { level, .. } => *level,
+        }
+    }
 }

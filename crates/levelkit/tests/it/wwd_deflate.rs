@@ -1,0 +1,292 @@
+//! Compressed main blocks written back byte for byte (issue 27, item 6): the zlib level that
+//! reproduces a stream is found on reading, and a stream no level reproduces is kept and put back
+//! while the level is unedited. The corpus test walks every `*.wwd` under `$LEVELKIT_CORPUS`
+//! (held-back levels included, wherever they sit) and skips cleanly when the variable is unset.
+
+use std::path::{Path, PathBuf};
+
+use crate::common;
+
+use levelkit::ErrorKind;
+use levelkit::formats::wwd::{self, Deflate, HEADER_SIZE, TILE_EMPTY, Wwd};
+
+/// Every file under `dir` whose name ends in `.wwd` (any case), sorted.
+fn wwd_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("wwd"))
+            {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn settings(level: &Wwd) -> String {
+    match (&level.compression, level.is_compressed()) {
+        (_, false) => "uncompressed".to_owned(),
+        (Deflate::Zlib { level }, true) => format!("zlib level {level}"),
+        (
+            Deflate::Kept {
+                level,
+                stream,
+                checksum,
+            },
+            true,
+        ) => format!(
+            "stream kept ({} bytes{}; level {level} after an edit)",
+            stream.len(),
+            checksum.map_or(String::new(), |c| format!(", non-editor checksum {c:08X}"))
+        ),
+    }
+}
+
+#[test]
+fn every_corpus_wwd_writes_back_byte_for_byte() {
+    let Some(root) = common::corpus_root() else {
+        eprintln!("SKIP: LEVELKIT_CORPUS is not set; WWD byte-exact round trips not run");
+        return;
+    };
+    let files = wwd_files(&root);
+    let (mut readable, mut exact, mut kept) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for path in &files {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let bytes = std::fs::read(path).unwrap();
+        let level = match Wwd::read(&bytes) {
+            Ok(level) => level,
+            // The one negative sample: its header-size dword is broken on purpose.
+            Err(e) if name.contains("badsig") => {
+                assert_eq!(e.kind, ErrorKind::Malformed, "{name}: {e}");
+                eprintln!("{name}: refused as expected ({e})");
+                continue;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        };
+        readable += 1;
+        kept += usize::from(matches!(level.compression, Deflate::Kept { .. }));
+        let out = level.write().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let same = out == bytes;
+        eprintln!(
+            "{name}: {} -> {}",
+            settings(&level),
+            if same { "byte-exact" } else { "DIFFERS" }
+        );
+        if !same {
+            let at = out.iter().zip(&bytes).position(|(a, b)| a != b);
+            failures.push(format!(
+                "{name}: {} bytes written, {} read, first difference at {at:?}",
+                out.len(),
+                bytes.len()
+            ));
+            continue;
+        }
+        exact += 1;
+        // The JSON form carries the settings (or the kept stream) too.
+        let json = serde_json::to_vec(&level).unwrap();
+        let back: Wwd = serde_json::from_slice(&json).unwrap();
+        assert!(back == level, "{name}: JSON round trip changed the model");
+        assert!(back.write().unwrap() == bytes, "{name}: JSON round trip");
+    }
+    eprintln!(
+        "corpus WWDs written back byte for byte: {exact} of {readable} ({kept} through a kept stream)"
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    // The shared corpus alone has six readable levels; held-back ones only add to that.
+    assert!(
+        readable >= 6,
+        "only {readable} readable WWDs under {root:?}"
+    );
+}
+
+/// The settings the shared corpus levels are known to use (with reference zlib to try them).
+#[test]
+fn corpus_levels_record_the_settings_they_were_made_with() {
+    let Some(root) = common::corpus_root() else {
+        eprintln!("SKIP: LEVELKIT_CORPUS is not set; WWD compression settings not checked");
+        return;
+    };
+    let read = |file: &str| Wwd::read(&std::fs::read(root.join(file)).unwrap()).unwrap();
+    let with_c_zlib = cfg!(feature = "c-zlib");
+    for (file, level) in [
+        ("wwd/RETAIL01.WWD", 6),
+        ("wwd/LePortdeCoolness.wwd", 6),
+        ("wwd/RockySwitch.wwd", 6),
+    ] {
+        let got = read(file).compression;
+        if with_c_zlib {
+            assert_eq!(got, Deflate::Zlib { level }, "{file}");
+        } else {
+            assert!(matches!(got, Deflate::Kept { .. }), "{file}: {got:?}");
+        }
+    }
+    // CrazyHook's level 1 was deflated at zlib level 9 (as a level-9 re-compression shows), but
+    // its header checksum is not the editor's (the tool adds another extra byte: 0xEF14309E
+    // where the editor's sum is 0xEF1431C5), so the stream is kept together with that checksum.
+    let level1 = read("wap32/crazyhook/LEVEL1/WORLDX.WWD");
+    let Deflate::Kept {
+        level: 9,
+        stream,
+        checksum: Some(0xEF14_309E),
+    } = &level1.compression
+    else {
+        panic!("LEVEL1: level {}", level1.compression.level());
+    };
+    let mut fresh = level1.clone();
+    fresh.compression = Deflate::Zlib { level: 9 };
+    if with_c_zlib {
+        assert!(fresh.write().unwrap()[HEADER_SIZE as usize..] == stream[..]);
+    }
+    // CrazyHook's level 10 is the retail stream (an old zlib, `78 9C`): no level rebuilds it.
+    let level10 = read("wap32/crazyhook/LEVEL10/WORLDX.WWD");
+    let Deflate::Kept {
+        level: 6,
+        stream,
+        checksum: None,
+    } = &level10.compression
+    else {
+        panic!("LEVEL10: level {}", level10.compression.level());
+    };
+    assert_eq!(stream.len(), 46342 - HEADER_SIZE as usize);
+    // Uncompressed files carry the default (what `--compress` would use).
+    let plain = read("wwd/RETAIL01_nocompress.WWD");
+    assert!(!plain.is_compressed() && plain.compression.is_default());
+}
+
+/// A level written compressed at `level`.
+fn written_at(model: &Wwd, level: u8) -> Vec<u8> {
+    let mut m = model.clone();
+    m.compression = Deflate::Zlib { level };
+    m.write_with(&wwd::WriteOptions {
+        compress: Some(true),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn every_zlib_level_reads_back_to_the_same_bytes() {
+    let model = wwd::samples::claw_like();
+    for level in 0..=9u8 {
+        let bytes = written_at(&model, level);
+        let back = Wwd::read(&bytes).unwrap();
+        assert!(back.write().unwrap() == bytes, "level {level}");
+        if cfg!(feature = "c-zlib") {
+            // Small levels can come out the same at neighbouring levels; these do not.
+            if [0, 1, 6, 9].contains(&level) {
+                assert_eq!(back.compression, Deflate::Zlib { level });
+            }
+            assert!(
+                matches!(back.compression, Deflate::Zlib { .. }),
+                "level {level}: {:?}",
+                back.compression.level()
+            );
+        } else {
+            assert!(matches!(back.compression, Deflate::Kept { .. }));
+        }
+    }
+}
+
+#[test]
+fn a_kept_stream_goes_back_only_while_the_level_is_unedited() {
+    let model = wwd::samples::claw_like();
+    let original = written_at(&model, 1);
+    let stream = original[HEADER_SIZE as usize..].to_vec();
+    let mut kept = Wwd::read(&original).unwrap();
+    kept.compression = Deflate::Kept {
+        level: 9,
+        stream: stream.clone(),
+        checksum: Some(0x1234_5678),
+    };
+    // Unedited: the kept stream, not a level-9 one, with the kept checksum.
+    let mut with_checksum = original.clone();
+    with_checksum[0x2EC..0x2F0].copy_from_slice(&0x1234_5678u32.to_le_bytes());
+    assert!(kept.write().unwrap() == with_checksum);
+
+    // Edited: deflated afresh at the kept level, with the checksum of the new bytes.
+    let plane = kept
+        .planes
+        .iter_mut()
+        .find(|p| !p.tiles.is_empty())
+        .unwrap();
+    plane.tiles[0] = if plane.tiles[0] == TILE_EMPTY {
+        7
+    } else {
+        TILE_EMPTY
+    };
+    let edited = kept.write().unwrap();
+    assert!(edited[HEADER_SIZE as usize..] != stream[..]);
+    assert_eq!(&edited[HEADER_SIZE as usize..][..2], &[0x78, 0xDA]);
+    let mut back = Wwd::read(&edited).unwrap();
+    let src = back.source.take().unwrap();
+    assert_eq!(src.stored_checksum, src.computed_checksum);
+    assert!(back.planes == kept.planes);
+}
+
+#[test]
+fn a_kept_stream_that_is_not_the_level_is_replaced() {
+    let model = wwd::samples::gruntz_like();
+    let fresh = written_at(&model, 6);
+    for stream in [
+        Vec::new(),
+        vec![0x78, 0x9C],
+        b"not a zlib stream at all".to_vec(),
+        // A valid stream of another level: the right bytes for nothing here.
+        fresh[HEADER_SIZE as usize..fresh.len() - 1].to_vec(),
+        written_at(&wwd::samples::claw_like(), 6)[HEADER_SIZE as usize..].to_vec(),
+    ] {
+        let mut m = model.clone();
+        m.compression = Deflate::Kept {
+            level: 6,
+            stream,
+            checksum: Some(7),
+        };
+        let out = m
+            .write_with(&wwd::WriteOptions {
+                compress: Some(true),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(out == fresh);
+    }
+}
+
+#[test]
+fn kept_streams_are_base64_in_json() {
+    let mut model = wwd::samples::gruntz_like();
+    model.compression = Deflate::Kept {
+        level: 5,
+        stream: vec![0x78, 0x5E, 1, 2, 3],
+        checksum: None,
+    };
+    let json = serde_json::to_value(&model).unwrap();
+    assert_eq!(
+        json["compression"],
+        serde_json::json!({"kept": {"level": 5, "stream": "eF4BAgM="}})
+    );
+    let back: Wwd = serde_json::from_value(json).unwrap();
+    assert!(back == model);
+    // The default is left out.
+    model.compression = Deflate::default();
+    let json = serde_json::to_value(&model).unwrap();
+    assert!(json.get("compression").is_none());
+    model.compression = Deflate::Zlib { level: 9 };
+    let json = serde_json::to_value(&model).unwrap();
+    assert_eq!(
+        json["compression"],
+        serde_json::json!({"zlib": {"level": 9}})
+    );
+}
