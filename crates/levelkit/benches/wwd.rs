@@ -1,7 +1,10 @@
 //! WWD throughput: reading (with validation) an uncompressed and a compressed level, the bare zlib
 //! inflate of the same main block as the baseline for the compressed read, and writing both ways.
 //! The compressed read goes through the streaming reader (`wwd::stream`); the same file through
-//! the whole-image reader it falls back on for unusual layouts is measured too.
+//! the whole-image reader it falls back on for unusual layouts is measured too. Both include the
+//! search for the zlib level that reproduces the stream (`Wwd::compression`): one deflate of the
+//! main block at the level its zlib header announces, which is most of a compressed read's time
+//! (about as long as `write_compressed`).
 //!
 //! Input: with `LEVELKIT_CORPUS` set, `$LEVELKIT_CORPUS/wwd/RETAIL01_nocompress.WWD` and
 //! `RETAIL01.WWD` (the same Claw level); otherwise a generated `claw_like_sized(384, 96, 1000)`
@@ -182,7 +185,8 @@ fn write_uncompressed(bencher: Bencher) {
         .bench(|| black_box(level).write_with(&options).unwrap());
 }
 
-/// (e) Write the level compressed (zlib level 6).
+/// (e) Write the level compressed (zlib level 6: the model read from the uncompressed file has
+/// the default settings).
 #[divan::bench]
 fn write_compressed(bencher: Bencher) {
     let level = &INPUT.level;
