@@ -198,3 +198,14 @@ fn write_compressed(bencher: Bencher) {
         .counter(bytes())
         .bench(|| black_box(level).write_with(&options).unwrap());
 }
+
+/// (f) Export the compressed file as the lossless JSON document, as `levelkit convert x.wwd
+/// x.json` does: read, then `Model::to_json` (pretty JSON).
+#[divan::bench]
+fn export_json_compressed(bencher: Bencher) {
+    let data = &INPUT.compressed;
+    bencher.counter(bytes()).bench(|| {
+        let level = wwd::read(black_box(data)).unwrap();
+        levelkit::document::Model::Wwd(level).to_json().unwrap()
+    });
+}
