@@ -1,6 +1,7 @@
-//! Compressed main blocks written back byte for byte (issue 27, item 6): the zlib level that
-//! reproduces a stream is found on reading, and a stream no level reproduces is kept and put back
-//! while the level is unedited. The corpus test walks every `*.wwd` under `$LEVELKIT_CORPUS`
+//! Compressed main blocks written back byte for byte (issue 27, item 6): reading keeps the stored
+//! stream (`Deflate::Original`) and the writer puts it back while the level is unedited; the zlib
+//! level that reproduces a stream is settled for the JSON form (or on `settle_compression`), and
+//! a stream no level reproduces is kept there. The corpus test walks every `*.wwd` under `$LEVELKIT_CORPUS`
 //! (held-back levels included, wherever they sit) and skips cleanly when the variable is unset.
 
 use std::path::{Path, PathBuf};
@@ -31,8 +32,9 @@ fn wwd_files(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// The settled settings, described (the model itself is left as read).
 fn settings(level: &Wwd) -> String {
-    match (&level.compression, level.is_compressed()) {
+    match (&level.compression.clone().settled(), level.is_compressed()) {
         (_, false) => "uncompressed".to_owned(),
         (Deflate::Zlib { level }, true) => format!("zlib level {level}"),
         (
@@ -47,6 +49,7 @@ fn settings(level: &Wwd) -> String {
             stream.len(),
             checksum.map_or(String::new(), |c| format!(", non-editor checksum {c:08X}"))
         ),
+        (Deflate::Original(_), true) => unreachable!("settled"),
     }
 }
 
@@ -77,7 +80,20 @@ fn every_corpus_wwd_writes_back_byte_for_byte() {
             Err(e) => panic!("{name}: {e}"),
         };
         readable += 1;
-        kept += usize::from(matches!(level.compression, Deflate::Kept { .. }));
+        if level.is_compressed() {
+            // Reading searches nothing: the stream as stored, with the level its header hints.
+            let Deflate::Original(original) = &level.compression else {
+                panic!("{name}: read as {:?}", level.compression.level());
+            };
+            assert!(
+                original.stream() == &bytes[HEADER_SIZE as usize..],
+                "{name}"
+            );
+        }
+        kept += usize::from(matches!(
+            level.compression.clone().settled(),
+            Deflate::Kept { .. }
+        ));
         let out = level.write().unwrap_or_else(|e| panic!("{name}: {e}"));
         let same = out == bytes;
         eprintln!(
@@ -95,11 +111,15 @@ fn every_corpus_wwd_writes_back_byte_for_byte() {
             continue;
         }
         exact += 1;
-        // The JSON form carries the settings (or the kept stream) too.
+        // The JSON form carries the settled settings (or the kept stream), as settling says.
         let json = serde_json::to_vec(&level).unwrap();
         let back: Wwd = serde_json::from_slice(&json).unwrap();
-        assert!(back == level, "{name}: JSON round trip changed the model");
+        let mut settled = level.clone();
+        settled.settle_compression();
+        assert!(back == settled, "{name}: JSON round trip changed the model");
+        assert!(serde_json::to_vec(&settled).unwrap() == json, "{name}");
         assert!(back.write().unwrap() == bytes, "{name}: JSON round trip");
+        assert!(settled.write().unwrap() == bytes, "{name}: settled");
     }
     eprintln!(
         "corpus WWDs written back byte for byte: {exact} of {readable} ({kept} through a kept stream)"
@@ -119,7 +139,12 @@ fn corpus_levels_record_the_settings_they_were_made_with() {
         eprintln!("SKIP: LEVELKIT_CORPUS is not set; WWD compression settings not checked");
         return;
     };
-    let read = |file: &str| Wwd::read(&std::fs::read(root.join(file)).unwrap()).unwrap();
+    // Settled, as the JSON form is.
+    let read = |file: &str| {
+        let mut level = Wwd::read(&std::fs::read(root.join(file)).unwrap()).unwrap();
+        level.settle_compression();
+        level
+    };
     let with_c_zlib = cfg!(feature = "c-zlib");
     for (file, level) in [
         ("wwd/RETAIL01.WWD", 6),
@@ -182,8 +207,10 @@ fn every_zlib_level_reads_back_to_the_same_bytes() {
     let model = wwd::samples::claw_like();
     for level in 0..=9u8 {
         let bytes = written_at(&model, level);
-        let back = Wwd::read(&bytes).unwrap();
+        let mut back = Wwd::read(&bytes).unwrap();
         assert!(back.write().unwrap() == bytes, "level {level}");
+        back.settle_compression();
+        assert!(back.write().unwrap() == bytes, "level {level}, settled");
         if cfg!(feature = "c-zlib") {
             // Small levels can come out the same at neighbouring levels; these do not.
             if [0, 1, 6, 9].contains(&level) {
@@ -289,4 +316,120 @@ fn kept_streams_are_base64_in_json() {
         json["compression"],
         serde_json::json!({"zlib": {"level": 9}})
     );
+}
+
+#[test]
+fn reading_keeps_the_stream_and_the_json_form_settles_it() {
+    let model = wwd::samples::claw_like();
+    let with_c_zlib = cfg!(feature = "c-zlib");
+    // (level written, level the header hints, level after an edit's `78 ..` header byte)
+    for (level, hint, flg) in [(9u8, 9u8, 0xDAu8), (3, 5, 0x5E), (1, 1, 0x01), (6, 6, 0x9C)] {
+        let bytes = written_at(&model, level);
+        let read = Wwd::read(&bytes).unwrap();
+        let Deflate::Original(original) = &read.compression else {
+            panic!("level {level}: {:?}", read.compression);
+        };
+        assert_eq!(original.level(), hint, "level {level}");
+        assert_eq!(read.compression.level(), hint);
+        assert!(original.stream() == &bytes[HEADER_SIZE as usize..]);
+        assert_eq!(original.checksum(), None);
+        assert!(!read.compression.is_default());
+
+        // Asking does not change the value: equality ignores whether the search has run.
+        let again = Wwd::read(&bytes).unwrap();
+        let found = original.reproducing_level();
+        assert!(again == read);
+        assert_eq!(found, with_c_zlib.then_some(level), "level {level}");
+
+        // The JSON form is the settled model's.
+        let settled = read.compression.clone().settled();
+        let expected = if with_c_zlib {
+            Deflate::Zlib { level }
+        } else {
+            Deflate::Kept {
+                level: hint,
+                stream: bytes[HEADER_SIZE as usize..].to_vec(),
+                checksum: None,
+            }
+        };
+        assert_eq!(settled, expected, "level {level}");
+        let json = serde_json::to_value(&read).unwrap();
+        let mut settled_model = read.clone();
+        assert_eq!(settled_model.settle_compression(), &expected);
+        assert_eq!(json, serde_json::to_value(&settled_model).unwrap());
+        // Level 6 settles to the default, which the JSON leaves out.
+        assert_eq!(
+            json.get("compression").is_none(),
+            with_c_zlib && level == 6,
+            "level {level}"
+        );
+        let back: Wwd = serde_json::from_value(json).unwrap();
+        assert!(back == settled_model);
+        assert!(back.write().unwrap() == bytes);
+
+        // Edited: a fresh deflate at the hinted level, with the editor's checksum.
+        let mut edited = read.clone();
+        let plane = edited
+            .planes
+            .iter_mut()
+            .find(|p| !p.tiles.is_empty())
+            .unwrap();
+        plane.tiles[0] = if plane.tiles[0] == TILE_EMPTY {
+            7
+        } else {
+            TILE_EMPTY
+        };
+        let out = edited.write().unwrap();
+        assert_eq!(
+            out[HEADER_SIZE as usize..][..2],
+            [0x78, flg],
+            "level {level}"
+        );
+        let mut reread = Wwd::read(&out).unwrap();
+        let src = reread.source.take().unwrap();
+        assert_eq!(src.stored_checksum, src.computed_checksum);
+        assert!(reread.planes == edited.planes);
+    }
+}
+
+#[test]
+fn a_stream_no_fresh_deflate_gives_back_is_kept_unsearched() {
+    let model = wwd::samples::gruntz_like();
+    let fresh = written_at(&model, 6);
+    // A checksum that is not the editor's: kept with it, whatever the level.
+    let mut odd_sum = fresh.clone();
+    odd_sum[0x2EC..0x2F0].copy_from_slice(&0x1234_5678u32.to_le_bytes());
+    // Bytes after the stream.
+    let mut trailing = fresh.clone();
+    trailing.extend_from_slice(b"tail");
+    for (bytes, odd) in [(odd_sum, true), (trailing, false)] {
+        let read = Wwd::read(&bytes).unwrap();
+        let Deflate::Original(original) = &read.compression else {
+            panic!("{:?}", read.compression);
+        };
+        assert_eq!(original.reproducing_level(), None);
+        // The trailing bytes count in the editor's sum, so that file's is not the editor's either.
+        let checksum = original.checksum();
+        if odd {
+            assert_eq!(checksum, Some(0x1234_5678));
+        }
+        assert_eq!(
+            read.compression.clone().settled(),
+            Deflate::Kept {
+                level: 6,
+                stream: bytes[HEADER_SIZE as usize..].to_vec(),
+                checksum,
+            }
+        );
+        assert!(read.write().unwrap() == bytes);
+        let back: Wwd = serde_json::from_slice(&serde_json::to_vec(&read).unwrap()).unwrap();
+        assert!(back.write().unwrap() == bytes);
+    }
+}
+
+#[test]
+fn an_original_stream_is_not_read_from_json() {
+    let mut json = serde_json::to_value(wwd::samples::gruntz_like()).unwrap();
+    json["compression"] = serde_json::json!({"original": {"level": 6, "stream": "eJw="}});
+    assert!(serde_json::from_value::<Wwd>(json).is_err());
 }

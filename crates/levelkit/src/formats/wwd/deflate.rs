@@ -1,16 +1,24 @@
-//! The compressed main block's zlib stream, for both directions: which settings reproduce a
-//! stored stream (the readers' search, [`identify`]) and the stream a model's main block gets
-//! ([`compress`], the writer's). A leaf, so that neither `read.rs` nor `write.rs` needs the other.
+//! The compressed main block's zlib stream, for both directions: what the readers record of a
+//! stored stream ([`original`], a copy and nothing more), which settings reproduce it (the level
+//! search, [`reproducing_level`], run only when a model is settled or serialised), and the stream
+//! a model's main block gets ([`compress`], the writer's). A leaf, so that neither `read.rs` nor
+//! `write.rs` needs the other.
 //!
 //! Why a search and not one level: the 1998 editors deflated at zlib level 6, but community tools
 //! rewrite levels at other levels (CrazyHook's at 9), and some retail levels come from a zlib old
 //! enough to choose differently at every level. The zlib header says which class of level made
 //! a stream (its FLEVEL field), so at most three levels are tried, the likeliest first, each
-//! stopping at the first compressed byte that differs. A stream that none reproduces is kept.
+//! stopping at the first compressed byte that differs.
+//!
+//! Why not on reading: the search deflates the main block at least once, which made a compressed
+//! read about 18 times slower (a deflate costs far more than the inflate and parse a read is).
+//! Writing never needs its answer (an unedited main block gets the stored stream back), so the
+//! readers keep the stream and the search waits for the JSON form or an explicit settle.
 //!
 //! Only reference zlib is tried (flate2 on C zlib, the `c-zlib` feature). Rejected alternatives:
 //! miniz_oxide and zlib-rs (a port of zlib-ng, not of zlib) reproduce none of the real files at
-//! any level, so trying them would only cost time; a build without `c-zlib` keeps every stream.
+//! any level, so trying them would only cost time; a build without `c-zlib` settles every stream
+//! as kept.
 
 #![deny(clippy::arithmetic_side_effects)]
 
@@ -18,7 +26,7 @@ use std::borrow::Cow;
 
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
-use super::model::Deflate;
+use super::model::{Deflate, OriginalStream};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::registry::Format;
 
@@ -26,33 +34,37 @@ const F: Format = Format::Wwd;
 /// Bytes inflated or deflated at a time while comparing.
 const CHUNK: usize = 32 << 10;
 
-/// How to reproduce a compressed main block read from a file. `stored_main` is everything after
-/// the header; `stream_len` is how much of it the zlib stream took (its 2-byte header and its
-/// trailer included), which the reader has inflated and checked already; `stored_checksum` and
+/// What a reader records of a compressed main block: `stored_main` is everything after the
+/// header; `stream_len` is how much of it the zlib stream took (its 2-byte header and its trailer
+/// included), which the reader has inflated and checked already; `stored_checksum` and
 /// `editor_checksum` are the header's checksum and the editor's checksum of `stored_main`.
+/// Copies `stored_main`; compresses nothing.
 ///
 /// Bytes after the stream, or a checksum that is not the editor's, rule every setting out (a
-/// fresh deflate gives neither back), so such a block is kept without trying any.
-pub(super) fn identify(
+/// fresh deflate gives neither back), so such a block is marked as not worth searching.
+pub(super) fn original(
     stored_main: &[u8],
     stream_len: usize,
     stored_checksum: u32,
     editor_checksum: u32,
 ) -> Deflate {
-    if stream_len == stored_main.len() && stored_checksum == editor_checksum {
-        if let Some(level) = candidates(stored_main)
-            .iter()
-            .copied()
-            .find(|&level| reproduces(stored_main, level))
-        {
-            return Deflate::Zlib { level };
-        }
-    }
-    Deflate::Kept {
+    Deflate::Original(OriginalStream {
         level: announced_level(stored_main),
         stream: stored_main.to_vec(),
         checksum: (stored_checksum != editor_checksum).then_some(stored_checksum),
-    }
+        rebuildable: stream_len == stored_main.len() && stored_checksum == editor_checksum,
+        settled: std::sync::OnceLock::new(),
+    })
+}
+
+/// The first level, of those the stream's zlib header allows (likeliest first), at which
+/// reference zlib deflates what `stream` inflates to into exactly `stream`. `None` when none
+/// does, and always without `c-zlib`.
+pub(super) fn reproducing_level(stream: &[u8]) -> Option<u8> {
+    candidates(stream)
+        .iter()
+        .copied()
+        .find(|&level| reproduces(stream, level))
 }
 
 /// The levels worth trying on a stream, likeliest first: those whose zlib header reference zlib
@@ -182,15 +194,19 @@ fn reproduces_inner(stream: &[u8], level: u8) -> Option<bool> {
 }
 
 /// The stream for a main block, and the checksum to store instead of the editor's, if any: a kept
-/// stream (with its checksum) when it inflates to exactly `main`, otherwise a fresh deflate at
-/// the model's level.
+/// or original stream (with its checksum) when it inflates to exactly `main`, otherwise a fresh
+/// deflate at the model's level. No level search: an unsettled stream is put back as it is.
 pub(super) fn compress<'a>(main: &[u8], how: &'a Deflate) -> Result<(Cow<'a, [u8]>, Option<u32>)> {
-    if let Deflate::Kept {
-        stream, checksum, ..
-    } = how
-    {
+    let stored = match how {
+        Deflate::Zlib { .. } => None,
+        Deflate::Kept {
+            stream, checksum, ..
+        } => Some((stream.as_slice(), *checksum)),
+        Deflate::Original(original) => Some((original.stream(), original.checksum())),
+    };
+    if let Some((stream, checksum)) = stored {
         if inflates_to(stream, main) {
-            return Ok((Cow::Borrowed(stream), *checksum));
+            return Ok((Cow::Borrowed(stream), checksum));
         }
     }
     Ok((Cow::Owned(deflate(main, how.level())?), None))

@@ -101,9 +101,9 @@ pub(super) fn read_image(
 
     let (planes, plane_refs, tile_properties) = read_sections(image, derived, &mut budget)?;
 
-    // Only once the sections have parsed: a file that fails never pays for the search.
+    // Only once the sections have parsed: a file that fails never copies its stream.
     let compression = stream_len.map_or_else(Deflate::default, |len| {
-        super::deflate::identify(
+        super::deflate::original(
             stored_main,
             len,
             source.stored_checksum,

@@ -219,9 +219,9 @@ pub(super) fn streamed(
     if !editor_layout {
         return None;
     }
-    // Last, so that a file handed on to the whole-image reader is not searched twice.
+    // Last, so that a file handed on to the whole-image reader does not copy its stream twice.
     wwd.compression =
-        super::deflate::identify(stored_main, consumed, derived.checksum, editor_checksum);
+        super::deflate::original(stored_main, consumed, derived.checksum, editor_checksum);
     Some(wwd)
 }
 
