@@ -333,7 +333,15 @@ fn reading_keeps_the_stream_and_the_json_form_settles_it() {
         assert_eq!(read.compression.level(), hint);
         assert!(original.stream() == &bytes[HEADER_SIZE as usize..]);
         assert_eq!(original.checksum(), None);
-        assert!(!read.compression.is_default());
+        // Equal to what it settles to, and default exactly when that is.
+        let settles_to = read.compression.clone().settled();
+        assert_eq!(read.compression, settles_to);
+        assert_eq!(
+            read.compression.is_default(),
+            with_c_zlib && level == 6,
+            "level {level}"
+        );
+        assert_ne!(read.compression, Deflate::Zlib { level: 0 });
 
         // Asking does not change the value: equality ignores whether the search has run.
         let again = Wwd::read(&bytes).unwrap();

@@ -79,11 +79,8 @@ fn back(map: &TileMap) -> Wwd {
     w
 }
 
-/// What a tile map keeps of a level: no source facts, and the compression settings (the
-/// corpus levels here settle to the default, which `from_tilemap` gives).
 fn without_source(mut w: Wwd) -> Wwd {
     w.source = None;
-    w.settle_compression();
     w
 }
 

@@ -37,7 +37,7 @@ pub struct Wwd {
     /// How the writer deflates the main block when the level is written compressed, and, for a
     /// level read from a compressed file, that file's stream (see [`Deflate`]). Left out of JSON
     /// when it is (or settles to) the default, zlib level 6.
-    #[serde(default, skip_serializing_if = "Deflate::serializes_as_default")]
+    #[serde(default, skip_serializing_if = "Deflate::is_default")]
     pub compression: Deflate,
     /// What the reader found in the file's derived fields. The writer ignores it and computes
     /// the values afresh; validation compares the two.
@@ -828,7 +828,16 @@ pub struct SourceInfo {
 /// `zlib { level }` (or leaves out the default, level 6). Both write the same file back. A model
 /// with `zlib { level }` written by a build without `c-zlib` inflates the same but its compressed
 /// bytes may differ (that build deflates with miniz_oxide).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+///
+/// An unsettled [`Deflate::Original`] is a lazy form of the value it settles to: `==`,
+/// [`Deflate::is_default`] and `Serialize` all see that value (running the search once, if the
+/// stream is not simply the same bytes as the other side's), so a model read from a file equals
+/// the same model from its JSON or from a fresh `Zlib { level }`. Two places look at the stream
+/// itself: the writer, and [`Deflate::level`], the level an edited main block is deflated at,
+/// which for an unsettled stream is the one its header hints; that is the level found for the
+/// editors' (6) and CrazyHook's (9) streams, but can differ (5 against 2-4, 9 against 7-8) for
+/// streams from other tools, where the two deflates of an edited level inflate the same.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Deflate {
     /// Deflate with zlib at `level` (0-9; default strategy, 32 KiB window, memory level 8). Settled
@@ -910,8 +919,8 @@ impl OriginalStream {
 }
 
 impl PartialEq for OriginalStream {
-    /// The stored bytes and what was read with them; whether the search has run yet is no part
-    /// of the value.
+    /// The same stored bytes, read the same way; whether the search has run yet is no part of the
+    /// value. (Two [`Deflate`]s compare what they settle to, which is equal for equal streams.)
     fn eq(&self, other: &Self) -> bool {
         (self.level, &self.stream, self.checksum, self.rebuildable)
             == (
@@ -933,10 +942,10 @@ impl Default for Deflate {
 }
 
 impl Deflate {
-    /// True for the default, zlib level 6 (not for an unsettled [`Deflate::Original`], whatever
-    /// it would settle to).
+    /// True for the default, zlib level 6, or a [`Deflate::Original`] that settles to it (which
+    /// runs the level search, once).
     pub fn is_default(&self) -> bool {
-        *self == Deflate::default()
+        self.wire() == DeflateWire::Zlib { level: 6 }
     }
 
     /// The level a fresh deflate uses (after an edit, for [`Deflate::Kept`] and
@@ -995,12 +1004,22 @@ impl Deflate {
             },
         }
     }
+}
 
-    /// True when the JSON form leaves the field out: it settles to the default.
-    fn serializes_as_default(&self) -> bool {
-        self.wire() == DeflateWire::Zlib { level: 6 }
+impl PartialEq for Deflate {
+    /// The settled values are equal (see [`Deflate`]); equal stored streams are equal without a
+    /// search.
+    fn eq(&self, other: &Self) -> bool {
+        if let (Deflate::Original(a), Deflate::Original(b)) = (self, other) {
+            if a == b {
+                return true;
+            }
+        }
+        self.wire() == other.wire()
     }
 }
+
+impl Eq for Deflate {}
 
 /// [`Deflate`]'s JSON form: the two settled variants (what `Deserialize` reads back).
 #[derive(PartialEq, Serialize)]
