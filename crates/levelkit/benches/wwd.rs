@@ -1,7 +1,10 @@
 //! WWD throughput: reading (with validation) an uncompressed and a compressed level, the bare zlib
 //! inflate of the same main block as the baseline for the compressed read, and writing both ways.
 //! The compressed read goes through the streaming reader (`wwd::stream`); the same file through
-//! the whole-image reader it falls back on for unusual layouts is measured too.
+//! the whole-image reader it falls back on for unusual layouts is measured too. Neither compresses
+//! anything: the stored stream is copied into the model (`Deflate::Original`), and the search for
+//! the zlib level that reproduces it (one deflate of the main block, about as long as
+//! `write_compressed`) runs only for the JSON form, which `export_json_compressed` measures.
 //!
 //! Input: with `LEVELKIT_CORPUS` set, `$LEVELKIT_CORPUS/wwd/RETAIL01_nocompress.WWD` and
 //! `RETAIL01.WWD` (the same Claw level); otherwise a generated `claw_like_sized(384, 96, 1000)`
@@ -182,7 +185,8 @@ fn write_uncompressed(bencher: Bencher) {
         .bench(|| black_box(level).write_with(&options).unwrap());
 }
 
-/// (e) Write the level compressed (zlib level 6).
+/// (e) Write the level compressed (zlib level 6: the model read from the uncompressed file has
+/// the default settings).
 #[divan::bench]
 fn write_compressed(bencher: Bencher) {
     let level = &INPUT.level;
@@ -193,4 +197,27 @@ fn write_compressed(bencher: Bencher) {
     bencher
         .counter(bytes())
         .bench(|| black_box(level).write_with(&options).unwrap());
+}
+
+/// (e') Write the level read from the compressed file back compressed, unedited: the stored
+/// stream is checked (inflated and compared with the main block) and put back, no deflate.
+#[divan::bench]
+fn write_compressed_as_read(bencher: Bencher) {
+    let data = &INPUT.compressed;
+    let level = wwd::read(data).unwrap();
+    assert!(level.write().unwrap() == *data);
+    bencher
+        .counter(bytes())
+        .bench(|| black_box(&level).write().unwrap());
+}
+
+/// (f) Export the compressed file as the lossless JSON document, as `levelkit convert x.wwd
+/// x.json` does: read, then `Model::to_json` (pretty JSON).
+#[divan::bench]
+fn export_json_compressed(bencher: Bencher) {
+    let data = &INPUT.compressed;
+    bencher.counter(bytes()).bench(|| {
+        let level = wwd::read(black_box(data)).unwrap();
+        levelkit::document::Model::Wwd(level).to_json().unwrap()
+    });
 }

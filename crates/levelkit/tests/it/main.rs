@@ -49,6 +49,7 @@ mod wmpb;
 mod wwd_alloc;
 mod wwd_cases;
 mod wwd_corpus;
+mod wwd_deflate;
 mod wwd_fastpath;
 mod wwd_game;
 mod wwd_layout;

@@ -102,6 +102,7 @@ fn case_empty() -> (Wwd, Vec<u8>) {
         planes: vec![],
         tile_properties: TileProperties::default(),
         layout: None,
+        compression: Default::default(),
         source: None,
     };
     (model, b.0)
@@ -264,6 +265,7 @@ fn case_full() -> (Wwd, Vec<u8>) {
             ..TileProperties::default()
         },
         layout: None,
+        compression: Default::default(),
         source: None,
     };
     (model, b.0)

@@ -230,6 +230,7 @@ fn level() -> impl Strategy<Value = Wwd> {
                     records,
                 },
                 layout: None,
+                compression: Default::default(),
                 source: None,
             }
         })
@@ -244,6 +245,8 @@ proptest! {
         let mut back = read(&bytes).unwrap();
         let src = back.source.take().unwrap();
         prop_assert_eq!(src.stored_checksum, src.computed_checksum);
+        // A compressed file reads as its stream, equal to the level it was written at.
+        prop_assert_eq!(&write(&back).unwrap(), &bytes);
         prop_assert_eq!(&back, &model);
         let json = serde_json::to_vec(&model).unwrap();
         let from_json: Wwd = serde_json::from_slice(&json).unwrap();

@@ -11,12 +11,17 @@
 //! sections in any order and shared image-set name runs (a [`Layout`] keeps any non-editor
 //! arrangement, gaps and trailing bytes included), and the editor's checksum.
 //!
-//! Byte-exactness: an unchanged uncompressed file is written back byte for byte. A compressed
-//! file is re-compressed with zlib level 6 (as the original editors did); its *inflated* image is
-//! identical, but the compressed bytes, and so the checksum that covers them, match only where
-//! today's deflate makes the same choices as the 1998 zlib (see the notes, B.13). The writer
-//! always stores the editor-correct checksum and decompressed size; [`SourceInfo`] keeps the values
-//! that were in the file.
+//! Byte-exactness: an unchanged file is written back byte for byte, compressed or not. For a
+//! compressed file the reader keeps the stored zlib stream in [`Wwd::compression`]
+//! ([`Deflate::Original`]), and the writer puts it back while the main block inflates to the same
+//! bytes; reading compresses nothing. Which zlib level rebuilds the stream exactly (6 for the
+//! 1998 editors, 9 for CrazyHook's rewrites; none for some retail levels, which come from a 1990s
+//! zlib) is settled only for the JSON form, which then says `zlib { level }` instead of carrying
+//! the stream, and on [`Wwd::settle_compression`]. Only reference zlib can reproduce zlib's
+//! choices, so a build without the `c-zlib` feature (WebAssembly) settles every stream as kept:
+//! its JSON carries the stream where the default build's names a level (see [`Deflate`]). The
+//! writer always stores the editor-correct checksum and decompressed size (a kept stream's own
+//! checksum aside); [`SourceInfo`] keeps the values that were in the file.
 //!
 //! Not supported: tile-property types other than 1–3 (their size is unknown, so they are refused
 //! with [`crate::ErrorKind::Unsupported`]); REZ archives and PID images (rendering only).
@@ -35,6 +40,7 @@
 //! ```
 
 mod codec;
+mod deflate;
 mod dump;
 pub mod game_sample;
 pub mod graphics;
@@ -109,6 +115,15 @@ impl Wwd {
     /// True when the main block is compressed.
     pub fn is_compressed(&self) -> bool {
         self.header.flags.contains(HeaderFlags::COMPRESS)
+    }
+
+    /// Settle how the main block is deflated ([`Deflate::settle`]): a level read from a
+    /// compressed file gets the zlib level that reproduces its stream, or keeps the stream where
+    /// none does. Runs the level search (at most three deflates of the main block, each stopped
+    /// at the first differing byte); the JSON form runs it by itself, and writing never needs it.
+    pub fn settle_compression(&mut self) -> &Deflate {
+        self.compression.settle();
+        &self.compression
     }
 
     /// The main plane, if any.

@@ -64,6 +64,7 @@ pub(super) fn read_image(
         ..SourceInfo::default()
     };
 
+    let mut stream_len = None;
     let inflated;
     let image: &[u8] = if header.flags.contains(HeaderFlags::COMPRESS) {
         // The sections of what is inflated so far, parsed under a budget of their own: whether
@@ -79,6 +80,7 @@ pub(super) fn read_image(
         let (buf, consumed) =
             inflate_main_block(bytes, derived.decompressed_size, &mut budget, &mut probe)?;
         source.bytes_after_stream = (stored_main.len() as u64).saturating_sub(consumed as u64);
+        stream_len = Some(consumed);
         source.zlib_header = stored_main
             .get(..2)
             .and_then(|h| <[u8; 2]>::try_from(h).ok());
@@ -99,11 +101,21 @@ pub(super) fn read_image(
 
     let (planes, plane_refs, tile_properties) = read_sections(image, derived, &mut budget)?;
 
+    // Only once the sections have parsed: a file that fails never copies its stream.
+    let compression = stream_len.map_or_else(Deflate::default, |len| {
+        super::deflate::original(
+            stored_main,
+            len,
+            source.stored_checksum,
+            source.computed_checksum,
+        )
+    });
     let mut wwd = Wwd {
         header,
         planes,
         tile_properties,
         layout: None,
+        compression,
         source: Some(source),
     };
     let actual = Layout {

@@ -226,6 +226,7 @@ pub fn claw_like_sized(wide: i32, high: i32, objects: usize) -> Wwd {
             ..TileProperties::default()
         },
         layout: None,
+        compression: Deflate::default(),
         source: None,
     }
 }
@@ -298,6 +299,7 @@ pub fn gruntz_like() -> Wwd {
             ..TileProperties::default()
         },
         layout: None,
+        compression: Deflate::default(),
         source: None,
     }
 }

@@ -187,10 +187,11 @@ pub(super) fn streamed(
     }
     let (consumed, extra) = tail.inflater.finish()?;
 
+    let editor_checksum = checksum_with_extra(stored_main, extra);
     let source = SourceInfo {
         file_len: bytes.len() as u64,
         stored_checksum: derived.checksum,
-        computed_checksum: checksum_with_extra(stored_main, extra),
+        computed_checksum: editor_checksum,
         stored_decompressed_size: derived.decompressed_size,
         main_block_len: declared as u64,
         bytes_after_stream: (stored_main.len() as u64).saturating_sub(consumed as u64),
@@ -198,11 +199,12 @@ pub(super) fn streamed(
             .get(..2)
             .and_then(|h| <[u8; 2]>::try_from(h).ok()),
     };
-    let wwd = Wwd {
+    let mut wwd = Wwd {
         header: header.clone(),
         planes,
         tile_properties,
         layout: None,
+        compression: Deflate::default(),
         source: Some(source),
     };
     let actual = Layout {
@@ -214,7 +216,13 @@ pub(super) fn streamed(
     // The whole-image reader keeps no layout exactly when this holds.
     let editor_layout = super::sections::canonical_layout(&wwd).ok() == Some(actual)
         && super::sections::canonical_image_len(&wwd) == Some(declared.checked_add(HEADER)? as u64);
-    editor_layout.then_some(wwd)
+    if !editor_layout {
+        return None;
+    }
+    // Last, so that a file handed on to the whole-image reader does not copy its stream twice.
+    wwd.compression =
+        super::deflate::original(stored_main, consumed, derived.checksum, editor_checksum);
+    Some(wwd)
 }
 
 /// A raw-deflate stream being inflated into consecutive image ranges, with the running Adler-32

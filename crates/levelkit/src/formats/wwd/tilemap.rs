@@ -1110,6 +1110,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
         planes,
         tile_properties: tile_properties.unwrap_or_default(),
         layout,
+        compression: Deflate::default(),
         source: None,
     };
     if wwd.layout.is_some() && wwd.write().is_err() {

@@ -3,17 +3,13 @@
 //! Each section is serialised on its own and placed at its offset in the uncompressed image:
 //! the editor's contiguous offsets for a model without a [`Layout`], the stored ones otherwise
 //! (where two sections overlap, as plane name lists sharing one run may, their bytes must agree).
-//! Then the main block is compressed if asked, and the decompressed size and checksum are filled
-//! in.
-
-use std::io::Write as _;
-
-use flate2::Compression;
-use flate2::write::ZlibEncoder;
+//! Then the main block is compressed if asked (as the model's [`Deflate`] says: a kept stream goes
+//! back verbatim while the main block is unedited), and the decompressed size and checksum are
+//! filled in.
 
 use super::model::*;
 use super::sections::{canonical_image_len, canonical_layout, checksum, section_ranges, too_big};
-use crate::error::{Error, ErrorKind, Location, Result};
+use crate::error::{Error, Location, Result};
 use crate::io::ByteWriter;
 use crate::registry::Format;
 
@@ -29,7 +25,7 @@ pub struct WriteOptions {
     pub relayout: bool,
 }
 
-/// zlib level the original editors used (`78 9C` streams).
+/// zlib level the original editors used (`78 9C` streams), and the default [`Deflate`].
 pub const ZLIB_LEVEL: u32 = 6;
 
 /// Write a level with default options.
@@ -109,22 +105,8 @@ pub fn write_with(wwd: &Wwd, options: &WriteOptions) -> Result<Vec<u8>> {
     let main_len = image.len().saturating_sub(HEADER_SIZE as usize);
     if compress {
         let main = image.get(HEADER_SIZE as usize..).unwrap_or(&[]);
-        let mut enc = ZlibEncoder::new(
-            Vec::with_capacity(main.len() / 4 + 64),
-            Compression::new(ZLIB_LEVEL),
-        );
-        let compressed = enc
-            .write_all(main)
-            .and_then(|()| enc.finish())
-            .map_err(|e| {
-                Error::new(
-                    F,
-                    ErrorKind::Io,
-                    Location::default(),
-                    format!("zlib failed: {e}"),
-                )
-            })?;
-        let sum = checksum(&compressed, Some(main));
+        let (compressed, kept_checksum) = super::deflate::compress(main, &wwd.compression)?;
+        let sum = kept_checksum.unwrap_or_else(|| checksum(&compressed, Some(main)));
         let mut out = Vec::with_capacity(HEADER_SIZE as usize + compressed.len());
         out.extend_from_slice(image.get(..HEADER_SIZE as usize).unwrap_or(&[]));
         out.extend_from_slice(&compressed);
