@@ -284,6 +284,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
         }
     }
     summary.warnings = kinds.total;
+    summary.notes = kinds.notes;
     if let Some(shared) = &shared {
         summary.bytes_out += shared.bytes_written();
         summary.tilesets = shared.tilesets_made();
@@ -312,6 +313,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "tilesets": summary.tilesets,
             "seconds": summary.elapsed.as_secs_f64(),
             "warnings": summary.warnings,
+            "notes": summary.notes,
             "warning_kinds": kinds_json,
             "files": files_json,
         });
@@ -331,12 +333,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// Warnings by kind, in the order each kind was first met.
+/// Warnings (and notes) by kind, in the order each kind was first met.
 #[derive(Default)]
 struct WarningKinds {
     list: Vec<Kind>,
     index: HashMap<String, usize>,
+    /// Warnings (and errors) met.
     total: usize,
+    /// Notes met: what a conversion did, with nothing lost.
+    notes: usize,
 }
 
 /// One kind of warning: how many, its first text and file, and how often each distinct quoted
@@ -356,7 +361,11 @@ const NAMES_SHOWN: usize = 5;
 
 impl WarningKinds {
     fn add(&mut self, note: &str, file: &Path) {
-        self.total += 1;
+        if labelled(note).starts_with("note: ") {
+            self.notes += 1;
+        } else {
+            self.total += 1;
+        }
         let (key, pattern, names) = kind_of(note);
         let i = *self.index.entry(key).or_insert_with(|| {
             self.list.push(Kind {
@@ -459,6 +468,7 @@ fn kind_of(note: &str) -> (String, String, String) {
 #[derive(Default)]
 struct Summary {
     warnings: usize,
+    notes: usize,
     /// Shared tileset files written (or found in place) for Tiled maps.
     tilesets: u64,
     converted: usize,
@@ -487,9 +497,14 @@ impl std::fmt::Display for Summary {
             n => write!(f, "; {n} shared tilesets")?,
         }
         match self.warnings {
+            0 => {}
+            1 => write!(f, "; 1 warning")?,
+            n => write!(f, "; {n} warnings")?,
+        }
+        match self.notes {
             0 => Ok(()),
-            1 => write!(f, "; 1 warning"),
-            n => write!(f, "; {n} warnings"),
+            1 => write!(f, "; 1 note"),
+            n => write!(f, "; {n} notes"),
         }
     }
 }

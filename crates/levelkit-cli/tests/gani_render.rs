@@ -28,9 +28,20 @@ fn gani_to_gif_writes_one_file_per_direction() {
         let path = dir.path().join(format!("walk.{d}.gif"));
         assert_eq!(gif_delays(&path), DURATIONS, "{d}");
     }
-    // apple.png (DEFAULTPARAM1) is not a sprite index: the PARAM1 placement is left out.
-    assert!(run.stderr.contains("PARAM1"), "{}", run.stderr);
-    assert!(!run.stderr.contains("placeholder"), "{}", run.stderr);
+    // apple.png (DEFAULTPARAM1, the image of sprite 30, which the PARAM2 placement names) is
+    // not in the folder: that sprite is left out, as the game leaves it out, and said so.
+    assert!(
+        run.stderr
+            .contains("image not found (looked for apple.png); sprites 30 not drawn"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("PARAM"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("drawn as placeholders"),
+        "{}",
+        run.stderr
+    );
     // Overwriting needs --force.
     let again = levelkit(
         dir.path(),

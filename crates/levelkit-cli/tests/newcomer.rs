@@ -234,7 +234,8 @@ fn hints_point_to_the_option_that_helps() {
     assert!(!run.stderr.contains("was not found"), "{run:?}");
 }
 
-/// The main job over the bundled samples finds every file the samples name.
+/// The main job over the bundled samples finds every file the samples name and prints no
+/// warning line: only its summary and notes (what a conversion did, with nothing lost).
 #[test]
 fn the_main_job_finds_every_file_the_samples_name() {
     let s = common::tempdir();
@@ -252,5 +253,20 @@ fn the_main_job_finds_every_file_the_samples_name() {
     ok(&run);
     for missing in ["not found", "not beside", "placeholder"] {
         assert!(!run.stderr.contains(missing), "{missing}: {}", run.stderr);
+    }
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    let summary = lines.first().copied().unwrap_or_default();
+    assert!(
+        summary.starts_with("levelkit: converted "),
+        "{}",
+        run.stderr
+    );
+    assert!(!summary.contains("warning"), "{}", run.stderr);
+    for line in lines.iter().skip(1) {
+        assert!(
+            line.contains(" x note: "),
+            "not a note: {line}\n{}",
+            run.stderr
+        );
     }
 }

@@ -29,6 +29,9 @@ pub struct ExportFiles {
     pub side_files: Vec<(String, Vec<u8>)>,
     /// What did not map.
     pub warnings: Vec<Warning>,
+    /// What the export did that its user may want to know, with nothing lost (a value kept in
+    /// `extras` because the target has no place for it).
+    pub notes: Vec<String>,
 }
 
 /// Reads the files a document references (glTF buffers and images, an OBJ's MTL, textures) by

@@ -129,6 +129,7 @@ pub fn to_gif(anim: &Animation, options: &GifOptions) -> Result<ExportFiles> {
         main: out,
         side_files: Vec::new(),
         warnings,
+        notes: Vec::new(),
     })
 }
 
@@ -160,6 +161,7 @@ pub fn to_apng(anim: &Animation) -> Result<ExportFiles> {
         main,
         side_files: Vec::new(),
         warnings: Vec::new(),
+        notes: Vec::new(),
     })
 }
 
@@ -418,5 +420,6 @@ pub fn to_sprite_sheet_with(
         main,
         side_files: vec![(format!("{stem}.json"), json)],
         warnings: Vec::new(),
+        notes: Vec::new(),
     })
 }

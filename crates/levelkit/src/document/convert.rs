@@ -396,6 +396,7 @@ pub fn scene_files(
         }
     };
     notes.extend(files.warnings.iter().map(Warning::to_string));
+    notes.extend(files.notes);
     Ok(Converted {
         main: Some(files.main),
         side: if stem.is_some() {

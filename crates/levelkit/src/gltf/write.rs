@@ -112,6 +112,7 @@ struct Writer<'a> {
     bin: Vec<u8>,
     side_files: Vec<(String, Vec<u8>)>,
     warnings: Vec<Warning>,
+    notes: Vec<String>,
     scene_extras: Map<String, Value>,
     /// Scene texture -> glTF texture.
     textures: Vec<Option<u32>>,
@@ -138,6 +139,7 @@ impl<'a> Writer<'a> {
             bin: Vec::new(),
             side_files: Vec::new(),
             warnings: Vec::new(),
+            notes: Vec::new(),
             scene_extras: scene.extras.clone(),
             textures: Vec::new(),
             textured: Vec::new(),
@@ -1060,13 +1062,12 @@ impl<'a> Writer<'a> {
             let mut extras = l.extras.clone();
             let (type_, spot) = match l.kind {
                 LightKind::Ambient => {
-                    self.warn(
-                        at,
-                        format!(
-                            "glTF has no ambient light; kept in the scene's extras.{}",
-                            keys::AMBIENT_LIGHTS
-                        ),
-                    );
+                    // Nothing lost (read back from the extras), but glTF viewers show none.
+                    self.notes.push(format!(
+                        "{at}: an ambient light, which glTF has no kind for, kept in the scene's \
+                         extras.{} (glTF viewers do not show it)",
+                        keys::AMBIENT_LIGHTS
+                    ));
                     let mut entry = Map::new();
                     if let Some(name) = &l.name {
                         entry.insert("name".into(), Value::from(name.clone()));
@@ -1634,6 +1635,7 @@ impl<'a> Writer<'a> {
             main,
             side_files: self.side_files,
             warnings: self.warnings,
+            notes: self.notes,
         })
     }
 }

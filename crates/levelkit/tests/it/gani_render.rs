@@ -668,17 +668,85 @@ fn hostile_rectangles_and_offsets_are_warnings() {
 
 #[test]
 fn color_effect_multiplies_and_other_effects_are_reported() {
-    let text = "SPRITE 1 red.png 0 0 1 1\nCOLOREFFECT 1 0.5 1 1 0.5\nZOOMEFFECT 1 2\nLAYER 1 1\n\
+    let text = "SPRITE 1 red.png 0 0 1 1\nCOLOREFFECT 1 0.5 1 1 0.5\nLAYER 1 1\nEFFECTMODE 1 0\n\
                 SINGLEDIRECTION\n\nANI\n1 0 0\n\nANIEND\n";
     let g = Gani::read(text.as_bytes()).unwrap();
     let (r, w) = render::render(&g, 0, &mut colours).unwrap();
     assert_eq!(px(&r, 0, 0, 0), [128, 0, 0, 128]);
     let w: Vec<String> = w.iter().map(|w| w.to_string()).collect();
+    assert!(w.iter().any(|m| m.contains("1 LAYER line(s) not applied")));
     assert!(
         w.iter()
-            .any(|m| m.contains("1 ZOOMEFFECT line(s) not applied"))
+            .any(|m| m.contains("1 EFFECTMODE 0 line(s) not applied (added light)")),
+        "{w:?}"
     );
-    assert!(w.iter().any(|m| m.contains("1 LAYER line(s) not applied")));
+    // EFFECTMODE 1 is the normal blend: nothing to say.
+    let normal = text.replace("EFFECTMODE 1 0", "EFFECTMODE 1 1");
+    let (_, w) = render::render(&Gani::read(normal.as_bytes()).unwrap(), 0, &mut colours).unwrap();
+    assert!(
+        !w.iter().any(|m| m.to_string().contains("EFFECTMODE")),
+        "{w:?}"
+    );
+}
+
+/// Scale and rotation effects, as TilesEditor draws them: about the centre of the sprite's
+/// rectangle (whole pixels), turned clockwise, then scaled; later lines win per axis.
+#[test]
+fn scale_and_rotation_effects_turn_the_sprite_about_its_centre() {
+    // A 4 x 2 green picture with a blue top-left pixel, placed at (10, 10).
+    let mut images = |name: &str| -> Option<Sprite> {
+        (name == "mark.png").then(|| {
+            let mut rgba = GREEN.repeat(8);
+            rgba[..4].copy_from_slice(&BLUE);
+            Sprite::new(4, 2, rgba, (0, 0)).unwrap()
+        })
+    };
+    let render_one = |effects: &str, images: &mut dyn FnMut(&str) -> Option<Sprite>| {
+        let text = format!(
+            "SPRITE 1 mark.png 0 0 4 2\n{effects}SINGLEDIRECTION\n\nANI\n1 10 10\n\nANIEND\n"
+        );
+        let g = Gani::read(text.as_bytes()).unwrap();
+        let (r, w) = render::render(&g, 0, images).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        r
+    };
+    // Zoom 2 about (2, 1): 8 x 4, from (-2, -1) of the placement; the blue pixel is 2 x 2.
+    let r = render_one("ZOOMEFFECT 1 2\n", &mut images);
+    assert_eq!((r.animation.width, r.animation.height), (8, 4));
+    assert_eq!(px(&r, 0, 8, 9), BLUE);
+    assert_eq!(px(&r, 0, 9, 10), BLUE);
+    assert_eq!(px(&r, 0, 10, 9), GREEN);
+    assert_eq!(px(&r, 0, 15, 12), GREEN);
+    // A quarter turn (pi/2 radians): 2 x 4, the blue corner at the top right.
+    let r = render_one("ROTATEEFFECT 1 1.5707963267948966\n", &mut images);
+    assert_eq!((r.animation.width, r.animation.height), (2, 4));
+    // Corners (0, 0)..(4, 2) turned about (2, 1) cover x 1..3, y -1..3 of the placement.
+    assert_eq!(px(&r, 0, 12, 9), BLUE);
+    assert_eq!(px(&r, 0, 11, 9), GREEN);
+    assert_eq!(px(&r, 0, 12, 12), GREEN);
+    // STRETCHXEFFECT -1 after ZOOMEFFECT 1: mirrored, not grown; the blue corner at the right.
+    let r = render_one("ZOOMEFFECT 1 1\nSTRETCHXEFFECT 1 -1\n", &mut images);
+    assert_eq!((r.animation.width, r.animation.height), (4, 2));
+    assert_eq!(px(&r, 0, 13, 10), BLUE);
+    assert_eq!(px(&r, 0, 10, 10), GREEN);
+    // STRETCHYEFFECT 0 hides the sprite.
+    let r = render_one("STRETCHYEFFECT 1 0\n", &mut images);
+    assert!(
+        r.animation
+            .frames
+            .iter()
+            .all(|f| f.rgba.iter().all(|&b| b == 0))
+    );
+    // A scale that would make the sprite enormous is not applied, and said so.
+    let text =
+        "SPRITE 1 mark.png 0 0 4 2\nZOOMEFFECT 1 100000\nSINGLEDIRECTION\n\nANI\n1 0 0\n\nANIEND\n";
+    let (r, w) = render::render(&Gani::read(text.as_bytes()).unwrap(), 0, &mut images).unwrap();
+    assert_eq!((r.animation.width, r.animation.height), (4, 2));
+    assert!(
+        w.iter()
+            .any(|w| w.to_string().contains("drawn unscaled and unturned")),
+        "{w:?}"
+    );
 }
 
 #[test]

@@ -110,7 +110,7 @@ pub fn npc_images() -> Vec<(&'static str, Vec<u8>)> {
 /// The images `samples/walk.gani` draws with, by file name, at the sizes its sprites cut:
 /// `body.png` (four directions x three poses of 32 x 32), `head0.png` (four 32 x 32 heads, one
 /// per direction), `hat0.png` (four 48 x 48 hats), `shield1.png` (four shields side by side),
-/// `sprites.png` (the shadow) and `dust.png` (the dust puff).
+/// `sprites.png` (the shadow), `dust.png` (the dust puff) and `apple.png` (the carried item).
 pub fn walk_images() -> Vec<(&'static str, Vec<u8>)> {
     const TUNIC: Rgba = [180, 50, 40, 255];
     const SKIN: Rgba = [236, 196, 150, 255];
@@ -182,7 +182,18 @@ pub fn walk_images() -> Vec<(&'static str, Vec<u8>)> {
             CLEAR
         }
     });
+    // The carried item (`DEFAULTPARAM1 apple.png`): a red apple with a leaf.
+    let apple = picture(16, 16, |x, y| {
+        if in_rect(x, y, 8, 1, 10, 4) {
+            [50, 140, 40, 255]
+        } else if in_ellipse(x, y, 8.0, 9.5, 6.5, 6.0) {
+            [200, 30, 30, 255]
+        } else {
+            CLEAR
+        }
+    });
     vec![
+        ("apple.png", png(&apple)),
         ("body.png", png(&body)),
         ("head0.png", png(&head)),
         ("hat0.png", png(&hat)),

@@ -26,9 +26,9 @@ use std::borrow::Cow;
 
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
-use super::model::{Deflate, OriginalStream};
 use crate::error::{Error, ErrorKind, Location, Result};
 use crate::registry::Format;
+use serde::{Deserialize, Serialize};
 
 const F: Format = Format::Wwd;
 /// Bytes inflated or deflated at a time while comparing.
@@ -265,5 +265,246 @@ fn deflate(main: &[u8], level: u8) -> Result<Vec<u8>> {
             Location::default(),
             "zlib failed to deflate the main block",
         )),
+    }
+}
+
+/// How a compressed main block is deflated: the settings that reproduce a file's zlib stream, or
+/// the stream itself.
+///
+/// A compressed WWD holds one zlib stream, and many streams inflate to the same level; which one
+/// a file has depends on the compressor and its settings. Reading a compressed file records
+/// [`Deflate::Original`]: the stored stream and the level its zlib header hints at, nothing
+/// compressed (a copy of the compressed bytes, a small fraction of the file's inflated size).
+/// Which reference-zlib level, if any, rebuilds that stream byte for byte is settled only where
+/// the answer is needed: when the model is serialised (the JSON form says `zlib { level }`, or
+/// `kept` with the stream where no level rebuilds it) and on [`Deflate::settle`] /
+/// [`Wwd::settle_compression`](super::Wwd::settle_compression). Writing never needs it: an
+/// unedited main block gets the stored stream back (checked by inflating it, which is fast), an
+/// edited one a fresh deflate.
+///
+/// So `write(read(x)) == x` whatever the build, and a model never claims settings that were not
+/// checked. The search tries only reference zlib (the `c-zlib` feature, on by default, off for
+/// WebAssembly), at most the three levels the stream's zlib header allows, each stopped at the
+/// first byte that differs; a stream with bytes after it, or whose header checksum is not the
+/// editor's, is not searched, as a fresh deflate could not give those bytes back.
+///
+/// Builds differ in one place: without `c-zlib` nothing can be settled to a level, so the JSON of
+/// a compressed level carries the stream (`kept`) where the default build writes
+/// `zlib { level }` (or leaves out the default, level 6). Both write the same file back. A model
+/// with `zlib { level }` written by a build without `c-zlib` inflates the same but its compressed
+/// bytes may differ (that build deflates with miniz_oxide).
+///
+/// An unsettled [`Deflate::Original`] is a lazy form of the value it settles to: `==`,
+/// [`Deflate::is_default`] and `Serialize` all see that value (running the search once, if the
+/// stream is not simply the same bytes as the other side's), so a model read from a file equals
+/// the same model from its JSON or from a fresh `Zlib { level }`. Two places look at the stream
+/// itself: the writer, and [`Deflate::level`], the level an edited main block is deflated at,
+/// which for an unsettled stream is the one its header hints; that is the level found for the
+/// editors' (6) and CrazyHook's (9) streams, but can differ (5 against 2-4, 9 against 7-8) for
+/// streams from other tools, where the two deflates of an edited level inflate the same.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Deflate {
+    /// Deflate with zlib at `level` (0-9; default strategy, 32 KiB window, memory level 8). Settled
+    /// from a file's stream: reference zlib at these settings reproduced it exactly.
+    Zlib {
+        /// zlib compression level, 0-9 (higher values are written as 9).
+        level: u8,
+    },
+    /// A stored main block, kept verbatim because no setting reproduces it (settled from
+    /// [`Deflate::Original`]): zlib header, deflate data, Adler-32 trailer and any bytes after the
+    /// stream. The writer puts it back unchanged as long as it inflates to exactly the main block
+    /// being written (the level is unedited); after an edit it deflates afresh at `level`.
+    Kept {
+        /// Level for deflating after an edit: the one the stream's zlib header announces (its
+        /// FLEVEL field: 0 gives 1, 1 gives 5, 2 gives 6, 3 gives 9).
+        level: u8,
+        /// The main block as stored in the file.
+        #[serde(with = "crate::serde_bytes::base64")]
+        stream: Vec<u8>,
+        /// The header checksum the file has for these bytes, when it is not the editor's
+        /// (CrazyHook's rewrites add a different extra byte); written with the stream, and
+        /// replaced by the editor's checksum when the stream is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checksum: Option<u32>,
+    },
+    /// A compressed file's main block as read, not yet settled to [`Deflate::Zlib`] or
+    /// [`Deflate::Kept`]. Written like `Kept` (the stream while the main block is unedited, a
+    /// fresh deflate at the hinted level after an edit); serialised as whichever of the two it
+    /// settles to, so it never appears in JSON (and is not read from it).
+    #[serde(skip_deserializing)]
+    Original(OriginalStream),
+}
+
+/// The stored main block of a compressed file as the reader found it (see
+/// [`Deflate::Original`]). Its fields are read through methods; the answer of the level search
+/// is kept once found, so that serialising the model twice searches once.
+#[derive(Debug, Clone)]
+pub struct OriginalStream {
+    /// The level the zlib header hints at (see [`OriginalStream::level`]).
+    pub(super) level: u8,
+    /// The main block as stored.
+    pub(super) stream: Vec<u8>,
+    /// The stored header checksum, when it is not the editor's.
+    pub(super) checksum: Option<u32>,
+    /// False when no fresh deflate could give the stored bytes back: bytes after the zlib
+    /// stream, or a checksum that is not the editor's.
+    pub(super) rebuildable: bool,
+    /// The level search's answer, once asked.
+    pub(super) settled: std::sync::OnceLock<Option<u8>>,
+}
+
+impl OriginalStream {
+    /// The level the stream's zlib header hints at (its FLEVEL field: 0 gives 1, 1 gives 5, 2 or
+    /// no header gives 6, 3 gives 9): the level a fresh deflate uses after an edit.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The main block as stored in the file.
+    pub fn stream(&self) -> &[u8] {
+        &self.stream
+    }
+
+    /// The header checksum the file has for the stream, when it is not the editor's.
+    pub fn checksum(&self) -> Option<u32> {
+        self.checksum
+    }
+
+    /// The reference-zlib level that deflates what the stream inflates to into exactly the
+    /// stream, if one does (always `None` without the `c-zlib` feature). Searched on the first
+    /// call, remembered after.
+    pub fn reproducing_level(&self) -> Option<u8> {
+        *self.settled.get_or_init(|| {
+            self.rebuildable
+                .then(|| reproducing_level(&self.stream))
+                .flatten()
+        })
+    }
+}
+
+impl PartialEq for OriginalStream {
+    /// The same stored bytes, read the same way; whether the search has run yet is no part of the
+    /// value. (Two [`Deflate`]s compare what they settle to, which is equal for equal streams.)
+    fn eq(&self, other: &Self) -> bool {
+        (self.level, &self.stream, self.checksum, self.rebuildable)
+            == (
+                other.level,
+                &other.stream,
+                other.checksum,
+                other.rebuildable,
+            )
+    }
+}
+
+impl Eq for OriginalStream {}
+
+impl Default for Deflate {
+    /// zlib level 6, as the original editors wrote (`78 9C` streams).
+    fn default() -> Self {
+        Deflate::Zlib { level: 6 }
+    }
+}
+
+impl Deflate {
+    /// True for the default, zlib level 6, or a [`Deflate::Original`] that settles to it (which
+    /// runs the level search, once).
+    pub fn is_default(&self) -> bool {
+        self.wire() == DeflateWire::Zlib { level: 6 }
+    }
+
+    /// The level a fresh deflate uses (after an edit, for [`Deflate::Kept`] and
+    /// [`Deflate::Original`]).
+    pub fn level(&self) -> u8 {
+        match self {
+            Deflate::Zlib { level } | Deflate::Kept { level, .. } => *level,
+            Deflate::Original(original) => original.level,
+        }
+    }
+
+    /// Settle a [`Deflate::Original`] into [`Deflate::Zlib`] (a level reproduces the stream) or
+    /// [`Deflate::Kept`] (none does; the stream moves over, uncopied). Runs the level search
+    /// unless it has run already; leaves the other variants alone.
+    pub fn settle(&mut self) {
+        if let Deflate::Original(original) = self {
+            let settled = match original.reproducing_level() {
+                Some(level) => Deflate::Zlib { level },
+                None => Deflate::Kept {
+                    level: original.level,
+                    stream: std::mem::take(&mut original.stream),
+                    checksum: original.checksum,
+                },
+            };
+            *self = settled;
+        }
+    }
+
+    /// [`Deflate::settle`] by value.
+    #[must_use]
+    pub fn settled(mut self) -> Deflate {
+        self.settle();
+        self
+    }
+
+    /// What the JSON form says: the settled variant, borrowing the stream.
+    fn wire(&self) -> DeflateWire<'_> {
+        match self {
+            Deflate::Zlib { level } => DeflateWire::Zlib { level: *level },
+            Deflate::Kept {
+                level,
+                stream,
+                checksum,
+            } => DeflateWire::Kept {
+                level: *level,
+                stream,
+                checksum: *checksum,
+            },
+            Deflate::Original(original) => match original.reproducing_level() {
+                Some(level) => DeflateWire::Zlib { level },
+                None => DeflateWire::Kept {
+                    level: original.level,
+                    stream: &original.stream,
+                    checksum: original.checksum,
+                },
+            },
+        }
+    }
+}
+
+impl PartialEq for Deflate {
+    /// The settled values are equal (see [`Deflate`]); equal stored streams are equal without a
+    /// search.
+    fn eq(&self, other: &Self) -> bool {
+        if let (Deflate::Original(a), Deflate::Original(b)) = (self, other) {
+            if a == b {
+                return true;
+            }
+        }
+        self.wire() == other.wire()
+    }
+}
+
+impl Eq for Deflate {}
+
+/// [`Deflate`]'s JSON form: the two settled variants (what `Deserialize` reads back).
+#[derive(PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum DeflateWire<'a> {
+    Zlib {
+        level: u8,
+    },
+    Kept {
+        level: u8,
+        #[serde(with = "crate::serde_bytes::base64")]
+        stream: &'a [u8],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        checksum: Option<u32>,
+    },
+}
+
+impl Serialize for Deflate {
+    /// As [`Deflate::settled`] would be: a [`Deflate::Original`] runs the level search (once).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.wire().serialize(serializer)
     }
 }

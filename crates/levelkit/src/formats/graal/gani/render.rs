@@ -29,9 +29,23 @@
 //! an attachment depth of [`MAX_ATTACH_DEPTH`]. Offsets are truncated to whole pixels
 //! (`int(x)`), the sprite's rectangle is cut from its image, and pixels are composed with
 //! straight-alpha "over". `PARAM<n>` placements take their sprite index from
-//! `DEFAULTPARAM<n>`. `COLOREFFECT` multiplies the sprite's channels by its factors (index -1:
-//! every sprite); the other effects (`STRETCHXEFFECT`, `STRETCHYEFFECT`, `ZOOMEFFECT`,
-//! `ROTATEEFFECT`, `EFFECTMODE`, `LAYER`) are not applied, with one warning per kind.
+//! `DEFAULTPARAM<n>`.
+//!
+//! # Effects
+//!
+//! * `COLOREFFECT` multiplies the sprite's channels by its factors (index -1: every sprite).
+//! * `STRETCHXEFFECT`, `STRETCHYEFFECT`, `ZOOMEFFECT` (both) and `ROTATEEFFECT` (radians) scale
+//!   and turn the sprite about the centre of its rectangle, as TilesEditor's `drawSprite`
+//!   sets up its painter: translate to the centre (`width / 2`, `height / 2`, whole pixels),
+//!   scale, rotate (clockwise on screen), translate back; so a point is turned first, then
+//!   scaled. Pixels are sampled nearest, unsmoothed, as both editors draw. Later lines win
+//!   per axis; a negative factor mirrors, a zero one hides the sprite. A sprite that would
+//!   grow past [`MAX_EFFECT_PIXELS`] is drawn untransformed, with a warning.
+//! * `EFFECTMODE i 1` is the normal blend (GaniEditorWeb draws mode 1 with plain alpha; the
+//!   one real file with the line uses 1) and needs nothing. Modes 0 (added light) and 2
+//!   (subtracted) are not applied: the sprite is drawn normally, with a warning.
+//! * `LAYER` is not applied (what a gani's draw layer changes is not established; neither
+//!   editor reads it), with a warning.
 //!
 //! Hostile values never fail the render: an empty or negative rectangle draws nothing, a
 //! rectangle reaching outside its image is clipped to it, an unknown sprite index or a
@@ -82,6 +96,10 @@ pub const MAX_OFFSET: f64 = 4096.0;
 
 /// The largest side of a placeholder; larger missing rectangles are drawn this large.
 pub const MAX_PLACEHOLDER_SIDE: u32 = 512;
+
+/// The most pixels a sprite scaled or turned by its effects may cover (2048 × 2048); one
+/// that would cover more is drawn as it is.
+pub const MAX_EFFECT_PIXELS: u64 = 1 << 22;
 
 /// One `PLAYSOUND` of a frame.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -243,6 +261,10 @@ struct Prepared<'a> {
     defaults: HashMap<String, String>,
     attachments: HashMap<i32, Attachments>,
     colors: HashMap<i32, Color>,
+    /// Each sprite's scale and rotation, from its effect lines.
+    transforms: HashMap<i32, Transform>,
+    /// Sprites whose effects would make them too large; drawn untransformed.
+    too_large: BTreeSet<i32>,
     /// Missing images: what was looked for -> the sprites drawn as placeholders (or left out).
     missing: BTreeMap<String, BTreeSet<i32>>,
     /// Whether a sprite whose image is missing is drawn as a placeholder (else left out, as
@@ -267,7 +289,8 @@ impl<'a> Prepared<'a> {
         }
         let mut attachments: HashMap<i32, Attachments> = HashMap::new();
         let mut colors = HashMap::new();
-        let mut ignored: BTreeMap<&'static str, usize> = BTreeMap::new();
+        let mut transforms: HashMap<i32, Transform> = HashMap::new();
+        let mut ignored: BTreeMap<String, usize> = BTreeMap::new();
         let mut far_attach = 0usize;
         for s in &gani.statements {
             match s {
@@ -288,26 +311,50 @@ impl<'a> Prepared<'a> {
                         entry.front.push(att);
                     }
                 }
-                Statement::Effect(e) => match e.value {
-                    EffectValue::Color(c) => {
-                        colors.insert(e.sprite, c);
-                    }
-                    other => {
-                        let n = ignored.entry(other.keyword()).or_insert(0);
+                Statement::Effect(e) => {
+                    let t = transforms.entry(e.sprite).or_default();
+                    let not_applied = match e.value {
+                        EffectValue::Color(c) => {
+                            colors.insert(e.sprite, c);
+                            None
+                        }
+                        EffectValue::StretchX(f) => t.set(Some(f), None, None),
+                        EffectValue::StretchY(f) => t.set(None, Some(f), None),
+                        EffectValue::Zoom(f) => t.set(Some(f), Some(f), None),
+                        EffectValue::Rotate(r) => t.set(None, None, Some(r)),
+                        EffectValue::Mode(1) => None,
+                        EffectValue::Mode(m) => Some(format!(
+                            "EFFECTMODE {m} line(s) not applied ({}): the sprite is drawn \
+                             with normal blending",
+                            match m {
+                                0 => "added light",
+                                2 => "subtracted",
+                                _ => "an unknown mode",
+                            }
+                        )),
+                        EffectValue::Layer(_) => Some(
+                            "LAYER line(s) not applied: what a gani's draw layer changes is \
+                             not established"
+                                .to_owned(),
+                        ),
+                    };
+                    if let Some(what) = not_applied {
+                        let n = ignored.entry(what).or_insert(0);
                         *n = n.saturating_add(1);
                     }
-                },
+                }
                 _ => {}
             }
         }
         let mut warnings = Vec::new();
-        for (keyword, n) in ignored {
+        for (what, n) in ignored {
             warnings.push(Warning::warning(
                 F,
                 Location::path("statements"),
-                format!("{n} {keyword} line(s) not applied: the drawing ignores this effect"),
+                format!("{n} {what}"),
             ));
         }
+        transforms.retain(|_, t| !t.is_identity());
         if far_attach > 0 {
             warnings.push(Warning::warning(
                 F,
@@ -326,6 +373,8 @@ impl<'a> Prepared<'a> {
             defaults,
             attachments,
             colors,
+            transforms,
+            too_large: BTreeSet::new(),
             missing: BTreeMap::new(),
             placeholders: true,
             replaced: BTreeMap::new(),
@@ -449,6 +498,14 @@ impl<'a> Prepared<'a> {
             .copied();
         if let Some(c) = color {
             tint(&mut sprite, c);
+        }
+        if let Some(t) = self.transforms.get(&index) {
+            match t.apply(&sprite, (def.width, def.height)) {
+                Ok(turned) => return turned,
+                Err(()) => {
+                    self.too_large.insert(index);
+                }
+            }
         }
         Some(sprite)
     }
@@ -593,6 +650,16 @@ impl<'a> Prepared<'a> {
                 format!("image not found ({names}); sprites {} {how}", list(sprites)),
             ));
         }
+        if !self.too_large.is_empty() {
+            self.warnings.push(w(
+                "statements",
+                format!(
+                    "sprites {}: their scale effects would make them larger than \
+                     {MAX_EFFECT_PIXELS} pixels; drawn unscaled and unturned",
+                    list(&self.too_large)
+                ),
+            ));
+        }
         for message in self.clipped.values() {
             self.warnings.push(w("statements", message.clone()));
         }
@@ -695,6 +762,126 @@ fn crop(image: &Sprite, def: &super::model::Sprite) -> Option<(Option<Sprite>, b
     Some((sprite, clipped))
 }
 
+/// A sprite's scale and rotation from `STRETCHXEFFECT`, `STRETCHYEFFECT`, `ZOOMEFFECT` and
+/// `ROTATEEFFECT` (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Transform {
+    sx: f64,
+    sy: f64,
+    /// Radians, clockwise on screen (y down).
+    radians: f64,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform {
+            sx: 1.0,
+            sy: 1.0,
+            radians: 0.0,
+        }
+    }
+}
+
+impl Transform {
+    /// Set the given parts (a value that is not a finite number is skipped); `None`: nothing
+    /// to warn about, for the caller's list of effects not applied.
+    fn set(&mut self, sx: Option<f64>, sy: Option<f64>, radians: Option<f64>) -> Option<String> {
+        let finite = |v: Option<f64>| v.filter(|v| v.is_finite());
+        if let Some(v) = finite(sx) {
+            self.sx = v;
+        }
+        if let Some(v) = finite(sy) {
+            self.sy = v;
+        }
+        if let Some(v) = finite(radians) {
+            self.radians = v;
+        }
+        None
+    }
+
+    fn is_identity(&self) -> bool {
+        *self == Transform::default()
+    }
+
+    /// `sprite` (pixels of a `width × height` rectangle, offset from its corner) scaled and
+    /// turned about the rectangle's centre, offset from the same corner; `Ok(None)` when a
+    /// zero scale leaves nothing; `Err` past [`MAX_EFFECT_PIXELS`].
+    #[allow(clippy::cast_possible_truncation)]
+    fn apply(&self, sprite: &Sprite, (width, height): (i32, i32)) -> Result<Option<Sprite>, ()> {
+        if self.sx == 0.0 || self.sy == 0.0 || sprite.width == 0 || sprite.height == 0 {
+            return Ok(None);
+        }
+        // TilesEditor's `sprite->width / 2` divides whole numbers.
+        let (cx, cy) = (f64::from(width / 2), f64::from(height / 2));
+        let (sin, cos) = self.radians.sin_cos();
+        // p -> c + S·R·(p - c)
+        let forward = |x: f64, y: f64| {
+            let (dx, dy) = (x - cx, y - cy);
+            (
+                cx + self.sx * (dx * cos - dy * sin),
+                cy + self.sy * (dx * sin + dy * cos),
+            )
+        };
+        let (ox, oy) = (f64::from(sprite.offset.0), f64::from(sprite.offset.1));
+        let (w, h) = (f64::from(sprite.width), f64::from(sprite.height));
+        let corners = [
+            forward(ox, oy),
+            forward(ox + w, oy),
+            forward(ox, oy + h),
+            forward(ox + w, oy + h),
+        ];
+        let fold = |pick: fn(&(f64, f64)) -> f64, min: bool| {
+            corners.iter().map(pick).fold(
+                if min {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                },
+                |a, b| if min { a.min(b) } else { a.max(b) },
+            )
+        };
+        // Round the box to whole pixels, ignoring float dust (a quarter turn of an exact
+        // rectangle lands on whole numbers give or take 1e-12).
+        let snap = |v: f64| {
+            let r = v.round();
+            if (v - r).abs() < 1e-9 { r } else { v }
+        };
+        let x0 = snap(fold(|c| c.0, true)).floor();
+        let x1 = snap(fold(|c| c.0, false)).ceil();
+        let y0 = snap(fold(|c| c.1, true)).floor();
+        let y1 = snap(fold(|c| c.1, false)).ceil();
+        let (ow, oh) = (x1 - x0, y1 - y0);
+        if !(ow.is_finite() && oh.is_finite()) || ow * oh > MAX_EFFECT_PIXELS as f64 {
+            return Err(());
+        }
+        if ow < 1.0 || oh < 1.0 {
+            return Ok(None);
+        }
+        // Both below 2^22 here, so the casts are exact.
+        let (out_w, out_h) = (ow as u32, oh as u32);
+        // Sizes and indices in f64: exact, as everything stays below 2^53.
+        let mut rgba = vec![0u8; (ow * oh * 4.0) as usize];
+        for (row, line) in rgba.chunks_exact_mut((ow * 4.0) as usize).enumerate() {
+            let py = y0 + row as f64 + 0.5 - cy;
+            for (col, px) in line.chunks_exact_mut(4).enumerate() {
+                let px_ = x0 + col as f64 + 0.5 - cx;
+                // Undo the scale, then the turn: q = c + R⁻¹·S⁻¹·(P - c).
+                let (ux, uy) = (px_ / self.sx, py / self.sy);
+                let qx = cx + ux * cos + uy * sin - ox;
+                let qy = cy - ux * sin + uy * cos - oy;
+                if qx < 0.0 || qy < 0.0 || qx >= w || qy >= h {
+                    continue;
+                }
+                let at = ((qy.floor() * w + qx.floor()) * 4.0) as usize;
+                if let Some(src) = sprite.rgba.get(at..at.saturating_add(4)) {
+                    px.copy_from_slice(src);
+                }
+            }
+        }
+        Ok(Sprite::new(out_w, out_h, rgba, (x0 as i32, y0 as i32)))
+    }
+}
+
 /// `COLOREFFECT`: each channel multiplied by its factor (clamped to 0–255).
 fn tint(sprite: &mut Sprite, c: Color) {
     let factors = [c.r, c.g, c.b, c.a].map(|f| if f.is_finite() { f.max(0.0) } else { 1.0 });
@@ -753,5 +940,58 @@ mod tests {
             },
         );
         assert_eq!(s.rgba, [100, 200, 50, 128]);
+    }
+
+    const R: [u8; 4] = [255, 0, 0, 255];
+    const B: [u8; 4] = [0, 0, 255, 255];
+
+    fn t(sx: f64, sy: f64, radians: f64) -> Transform {
+        Transform { sx, sy, radians }
+    }
+
+    #[test]
+    fn zoom_grows_about_the_rectangle_centre() {
+        let s = solid(2, 2, R);
+        let z = t(2.0, 2.0, 0.0).apply(&s, (2, 2)).unwrap().unwrap();
+        assert_eq!((z.width, z.height, z.offset), (4, 4, (-1, -1)));
+        assert!(z.rgba.chunks_exact(4).all(|p| p == R));
+    }
+
+    #[test]
+    fn a_quarter_turn_is_clockwise_and_keeps_every_pixel() {
+        // A 4 x 2 rectangle, red in its top-left pixel, turned by pi/2 about (2, 1).
+        let mut s = solid(4, 2, B);
+        s.rgba[..4].copy_from_slice(&R);
+        let r = t(1.0, 1.0, std::f64::consts::FRAC_PI_2)
+            .apply(&s, (4, 2))
+            .unwrap()
+            .unwrap();
+        assert_eq!((r.width, r.height, r.offset), (2, 4, (1, -1)));
+        // Clockwise on screen: the top-left corner goes to the top right.
+        assert_eq!(&r.rgba[4..8], &R);
+        assert_eq!(r.rgba.chunks_exact(4).filter(|p| *p == R).count(), 1);
+        assert_eq!(r.rgba.chunks_exact(4).filter(|p| *p == B).count(), 7);
+    }
+
+    #[test]
+    fn a_negative_stretch_mirrors_and_zero_hides() {
+        let mut s = solid(2, 1, R);
+        s.rgba[4..].copy_from_slice(&B);
+        let m = t(-1.0, 1.0, 0.0).apply(&s, (2, 1)).unwrap().unwrap();
+        assert_eq!((m.width, m.height, m.offset), (2, 1, (0, 0)));
+        assert_eq!(m.rgba, [B, R].concat());
+        assert_eq!(t(0.0, 1.0, 0.0).apply(&s, (2, 1)), Ok(None));
+        // A clipped cut keeps its place: offset (1, 0) in a 3 x 1 rectangle, mirrored about 1.
+        let mut c = solid(1, 1, R);
+        c.offset = (1, 0);
+        let m = t(-1.0, 1.0, 0.0).apply(&c, (3, 1)).unwrap().unwrap();
+        assert_eq!(m.offset, (0, 0));
+    }
+
+    #[test]
+    fn an_enormous_scale_is_refused_not_allocated() {
+        let s = solid(16, 16, R);
+        assert_eq!(t(1e6, 1e6, 0.0).apply(&s, (16, 16)), Err(()));
+        assert_eq!(t(f64::MAX, 1.0, 0.0).apply(&s, (16, 16)), Err(()));
     }
 }

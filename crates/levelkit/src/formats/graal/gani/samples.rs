@@ -66,10 +66,12 @@ fn frame(body: i32, bob: f64) -> Frame {
 }
 
 /// A four-direction walk cycle: 27 sprites (shadow, shield, head, hat and three body poses per
-/// direction, an item slot `PARAM1`, and a dust puff with index −3 from an image file), an
-/// attachment in front and one behind, every effect statement, `LOOP` and `CONTINUOUS`, slot
-/// defaults, six frames with `WAIT`s and `PLAYSOUND`s (two in one frame), a `PARAM1` placement,
-/// an empty direction line, and a `SCRIPT` block. Written with a `GANI0001` header and LF.
+/// direction, an item whose image comes from `PARAM1`, and a dust puff with index −3 from an
+/// image file), an attachment in front and one behind, every effect statement the renderer
+/// draws (`LAYER`, whose meaning is not established, is left to the tests), `LOOP` and
+/// `CONTINUOUS`, slot defaults, six frames with `WAIT`s and `PLAYSOUND`s (two in one frame), a
+/// `PARAM2` placement (its sprite index from `DEFAULTPARAM2`), an empty direction line, and a
+/// `SCRIPT` block. Written with a `GANI0001` header and LF.
 pub fn walk_like() -> Gani {
     let mut s: Vec<Statement> = vec![
         Sprite::new(0, "SPRITES", [0, 0, 24, 12], "shadow").into(),
@@ -148,7 +150,6 @@ pub fn walk_like() -> Gani {
     s.push(effect(30, EffectValue::Rotate(0.5)));
     s.push(effect(0, EffectValue::StretchX(1.25)));
     s.push(effect(0, EffectValue::StretchY(0.5)));
-    s.push(effect(0, EffectValue::Layer(0)));
     s.push(blank());
     s.push(Flag::new(FlagKind::Loop).into());
     s.push(Flag::new(FlagKind::Continuous).into());
@@ -156,6 +157,7 @@ pub fn walk_like() -> Gani {
     s.push(default("HEAD", "head0.png"));
     s.push(default("BODY", "body.png"));
     s.push(default("PARAM1", "apple.png"));
+    s.push(default("PARAM2", "30"));
     s.push(blank());
 
     let mut frames = vec![
@@ -175,7 +177,7 @@ pub fn walk_like() -> Gani {
     }
     if let Some(right) = frames.get_mut(4).and_then(|f| f.directions.get_mut(3)) {
         right.placements.push(Placement {
-            sprite: SpriteRef::Param(1),
+            sprite: SpriteRef::Param(2),
             x: 20.0,
             y: 18.5,
         });
