@@ -192,6 +192,20 @@ fn corpus_levels_record_the_settings_they_were_made_with() {
 }
 
 /// A level written compressed at `level`.
+/// Change the first tile of the first plane that has tiles (empty <-> 7): an edited main block.
+fn edit_first_tile(level: &mut Wwd) {
+    let plane = level
+        .planes
+        .iter_mut()
+        .find(|p| !p.tiles.is_empty())
+        .unwrap();
+    plane.tiles[0] = if plane.tiles[0] == TILE_EMPTY {
+        7
+    } else {
+        TILE_EMPTY
+    };
+}
+
 fn written_at(model: &Wwd, level: u8) -> Vec<u8> {
     let mut m = model.clone();
     m.compression = Deflate::Zlib { level };
@@ -244,16 +258,7 @@ fn a_kept_stream_goes_back_only_while_the_level_is_unedited() {
     assert!(kept.write().unwrap() == with_checksum);
 
     // Edited: deflated afresh at the kept level, with the checksum of the new bytes.
-    let plane = kept
-        .planes
-        .iter_mut()
-        .find(|p| !p.tiles.is_empty())
-        .unwrap();
-    plane.tiles[0] = if plane.tiles[0] == TILE_EMPTY {
-        7
-    } else {
-        TILE_EMPTY
-    };
+    edit_first_tile(&mut kept);
     let edited = kept.write().unwrap();
     assert!(edited[HEADER_SIZE as usize..] != stream[..]);
     assert_eq!(&edited[HEADER_SIZE as usize..][..2], &[0x78, 0xDA]);
@@ -377,16 +382,7 @@ fn reading_keeps_the_stream_and_the_json_form_settles_it() {
 
         // Edited: a fresh deflate at the hinted level, with the editor's checksum.
         let mut edited = read.clone();
-        let plane = edited
-            .planes
-            .iter_mut()
-            .find(|p| !p.tiles.is_empty())
-            .unwrap();
-        plane.tiles[0] = if plane.tiles[0] == TILE_EMPTY {
-            7
-        } else {
-            TILE_EMPTY
-        };
+        edit_first_tile(&mut edited);
         let out = edited.write().unwrap();
         assert_eq!(
             out[HEADER_SIZE as usize..][..2],
