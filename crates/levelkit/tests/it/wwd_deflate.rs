@@ -111,15 +111,25 @@ fn every_corpus_wwd_writes_back_byte_for_byte() {
             continue;
         }
         exact += 1;
-        // The JSON form carries the settled settings (or the kept stream), as settling says.
+        // The JSON form keeps the stream (the same in every build); settled first, it carries
+        // the settings (or the kept stream where none reproduces it). Both write the bytes back.
         let json = serde_json::to_vec(&level).unwrap();
         let back: Wwd = serde_json::from_slice(&json).unwrap();
         let mut settled = level.clone();
         settled.settle_compression();
-        assert!(back == settled, "{name}: JSON round trip changed the model");
-        assert!(serde_json::to_vec(&settled).unwrap() == json, "{name}");
+        assert!(back == level, "{name}: JSON round trip changed the model");
+        assert!(
+            back == settled,
+            "{name}: the kept stream is what it settles to"
+        );
         assert!(back.write().unwrap() == bytes, "{name}: JSON round trip");
         assert!(settled.write().unwrap() == bytes, "{name}: settled");
+        let settled_json = serde_json::to_vec(&settled).unwrap();
+        let settled_back: Wwd = serde_json::from_slice(&settled_json).unwrap();
+        assert!(settled_back == level, "{name}: settled JSON round trip");
+        if !level.is_compressed() {
+            assert!(settled_json == json, "{name}");
+        }
     }
     eprintln!(
         "corpus WWDs written back byte for byte: {exact} of {readable} ({kept} through a kept stream)"
@@ -324,7 +334,7 @@ fn kept_streams_are_base64_in_json() {
 }
 
 #[test]
-fn reading_keeps_the_stream_and_the_json_form_settles_it() {
+fn reading_keeps_the_stream_and_settling_names_the_level() {
     let model = wwd::samples::claw_like();
     let with_c_zlib = cfg!(feature = "c-zlib");
     // (level written, level the header hints, level after an edit's `78 ..` header byte)
@@ -338,11 +348,13 @@ fn reading_keeps_the_stream_and_the_json_form_settles_it() {
         assert_eq!(read.compression.level(), hint);
         assert!(original.stream() == &bytes[HEADER_SIZE as usize..]);
         assert_eq!(original.checksum(), None);
-        // Equal to what it settles to, and default exactly when that is.
+        // Equal to what it settles to; not the default as it stands (its JSON keeps the
+        // stream), but settled to it where level 6 reproduces the stream.
         let settles_to = read.compression.clone().settled();
         assert_eq!(read.compression, settles_to);
+        assert!(!read.compression.is_default());
         assert_eq!(
-            read.compression.is_default(),
+            settles_to.is_default(),
             with_c_zlib && level == 6,
             "level {level}"
         );
@@ -354,7 +366,7 @@ fn reading_keeps_the_stream_and_the_json_form_settles_it() {
         assert!(again == read);
         assert_eq!(found, with_c_zlib.then_some(level), "level {level}");
 
-        // The JSON form is the settled model's.
+        // Settled, the model names the level (with reference zlib) or keeps the stream.
         let settled = read.compression.clone().settled();
         let expected = if with_c_zlib {
             Deflate::Zlib { level }
@@ -366,16 +378,21 @@ fn reading_keeps_the_stream_and_the_json_form_settles_it() {
             }
         };
         assert_eq!(settled, expected, "level {level}");
-        let json = serde_json::to_value(&read).unwrap();
         let mut settled_model = read.clone();
         assert_eq!(settled_model.settle_compression(), &expected);
-        assert_eq!(json, serde_json::to_value(&settled_model).unwrap());
-        // Level 6 settles to the default, which the JSON leaves out.
+        // The JSON form of the model as read keeps the stream, in every build (no search);
+        // the settled model's names the level, and leaves out the default, level 6.
+        let json = serde_json::to_value(&read).unwrap();
+        assert!(json["compression"].get("kept").is_some(), "level {level}");
+        let settled_json = serde_json::to_value(&settled_model).unwrap();
         assert_eq!(
-            json.get("compression").is_none(),
+            settled_json.get("compression").is_none(),
             with_c_zlib && level == 6,
             "level {level}"
         );
+        let from_settled: Wwd = serde_json::from_value(settled_json).unwrap();
+        assert!(from_settled == settled_model);
+        assert!(from_settled.write().unwrap() == bytes);
         let back: Wwd = serde_json::from_value(json).unwrap();
         assert!(back == settled_model);
         assert!(back.write().unwrap() == bytes);

@@ -275,12 +275,10 @@ fn deflate(main: &[u8], level: u8) -> Result<Vec<u8>> {
 /// a file has depends on the compressor and its settings. Reading a compressed file records
 /// [`Deflate::Original`]: the stored stream and the level its zlib header hints at, nothing
 /// compressed (a copy of the compressed bytes, a small fraction of the file's inflated size).
-/// Which reference-zlib level, if any, rebuilds that stream byte for byte is settled only where
-/// the answer is needed: when the model is serialised (the JSON form says `zlib { level }`, or
-/// `kept` with the stream where no level rebuilds it) and on [`Deflate::settle`] /
-/// [`Wwd::settle_compression`](super::Wwd::settle_compression). Writing never needs it: an
-/// unedited main block gets the stored stream back (checked by inflating it, which is fast), an
-/// edited one a fresh deflate.
+/// Which reference-zlib level, if any, rebuilds that stream byte for byte is settled only when
+/// asked: [`Deflate::settle`] / [`Wwd::settle_compression`](super::Wwd::settle_compression), and
+/// comparisons. Writing never needs it: an unedited main block gets the stored stream back
+/// (checked by inflating it, which is fast), an edited one a fresh deflate.
 ///
 /// So `write(read(x)) == x` whatever the build, and a model never claims settings that were not
 /// checked. The search tries only reference zlib (the `c-zlib` feature, on by default, off for
@@ -288,20 +286,21 @@ fn deflate(main: &[u8], level: u8) -> Result<Vec<u8>> {
 /// first byte that differs; a stream with bytes after it, or whose header checksum is not the
 /// editor's, is not searched, as a fresh deflate could not give those bytes back.
 ///
-/// Builds differ in one place: without `c-zlib` nothing can be settled to a level, so the JSON of
-/// a compressed level carries the stream (`kept`) where the default build writes
-/// `zlib { level }` (or leaves out the default, level 6). Both write the same file back. A model
-/// with `zlib { level }` written by a build without `c-zlib` inflates the same but its compressed
-/// bytes may differ (that build deflates with miniz_oxide).
+/// The JSON form of a level read from a compressed file is `kept`, with the stream, unless the
+/// model was settled first: the same JSON from every build (the browser's has no reference zlib
+/// to search with, and the page's downloads equal the CLI's), written back to the same bytes by
+/// every build, with no search on export. A model with `zlib { level }` written by a build
+/// without `c-zlib` inflates the same but its compressed bytes may differ (that build deflates
+/// with miniz_oxide).
 ///
-/// An unsettled [`Deflate::Original`] is a lazy form of the value it settles to: `==`,
-/// [`Deflate::is_default`] and `Serialize` all see that value (running the search once, if the
-/// stream is not simply the same bytes as the other side's), so a model read from a file equals
-/// the same model from its JSON or from a fresh `Zlib { level }`. Two places look at the stream
-/// itself: the writer, and [`Deflate::level`], the level an edited main block is deflated at,
-/// which for an unsettled stream is the one its header hints; that is the level found for the
-/// editors' (6) and CrazyHook's (9) streams, but can differ (5 against 2-4, 9 against 7-8) for
-/// streams from other tools, where the two deflates of an edited level inflate the same.
+/// For `==` an unsettled [`Deflate::Original`] and a [`Deflate::Kept`] are the value they settle
+/// to (running the search, if the streams are not simply the same bytes), so a model read from a
+/// file equals the same model from its JSON or from a fresh `Zlib { level }`. Two places look at
+/// the stream itself: the writer, and [`Deflate::level`], the level an edited main block is
+/// deflated at, which for an unsettled stream is the one its header hints; that is the level
+/// found for the editors' (6) and CrazyHook's (9) streams, but can differ (5 against 2-4, 9
+/// against 7-8) for streams from other tools, where the two deflates of an edited level inflate
+/// the same.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Deflate {
@@ -330,8 +329,8 @@ pub enum Deflate {
     },
     /// A compressed file's main block as read, not yet settled to [`Deflate::Zlib`] or
     /// [`Deflate::Kept`]. Written like `Kept` (the stream while the main block is unedited, a
-    /// fresh deflate at the hinted level after an edit); serialised as whichever of the two it
-    /// settles to, so it never appears in JSON (and is not read from it).
+    /// fresh deflate at the hinted level after an edit), and serialised as `kept`, so it never
+    /// appears in JSON (and is not read from it).
     #[serde(skip_deserializing)]
     Original(OriginalStream),
 }
@@ -407,10 +406,10 @@ impl Default for Deflate {
 }
 
 impl Deflate {
-    /// True for the default, zlib level 6, or a [`Deflate::Original`] that settles to it (which
-    /// runs the level search, once).
+    /// True for the default, zlib level 6, as it stands: a [`Deflate::Original`] is not (its
+    /// JSON form keeps the stream), whatever it would settle to.
     pub fn is_default(&self) -> bool {
-        self.wire() == DeflateWire::Zlib { level: 6 }
+        matches!(self, Deflate::Zlib { level: 6 })
     }
 
     /// The level a fresh deflate uses (after an edit, for [`Deflate::Kept`] and
@@ -446,8 +445,9 @@ impl Deflate {
         self
     }
 
-    /// What the JSON form says: the settled variant, borrowing the stream.
-    fn wire(&self) -> DeflateWire<'_> {
+    /// What the JSON form says, borrowing the stream: a [`Deflate::Original`] as `kept`, with no
+    /// search, so that every build (the browser's has no reference zlib) writes the same JSON.
+    fn json(&self) -> DeflateWire<'_> {
         match self {
             Deflate::Zlib { level } => DeflateWire::Zlib { level: *level },
             Deflate::Kept {
@@ -458,6 +458,36 @@ impl Deflate {
                 level: *level,
                 stream,
                 checksum: *checksum,
+            },
+            Deflate::Original(original) => DeflateWire::Kept {
+                level: original.level,
+                stream: &original.stream,
+                checksum: original.checksum,
+            },
+        }
+    }
+
+    /// The value compared: the settled variant, borrowing the stream. A kept stream that a level
+    /// reproduces is that level (searched for [`Deflate::Kept`] on each comparison, remembered
+    /// for [`Deflate::Original`]).
+    fn wire(&self) -> DeflateWire<'_> {
+        match self {
+            Deflate::Zlib { level } => DeflateWire::Zlib { level: *level },
+            Deflate::Kept {
+                level,
+                stream,
+                checksum,
+            } => match checksum
+                .is_none()
+                .then(|| reproducing_level(stream))
+                .flatten()
+            {
+                Some(level) => DeflateWire::Zlib { level },
+                None => DeflateWire::Kept {
+                    level: *level,
+                    stream,
+                    checksum: *checksum,
+                },
             },
             Deflate::Original(original) => match original.reproducing_level() {
                 Some(level) => DeflateWire::Zlib { level },
@@ -479,6 +509,15 @@ impl PartialEq for Deflate {
             if a == b {
                 return true;
             }
+        }
+        // The same stored bytes, as read and as kept in JSON: no search needed.
+        if matches!(
+            (self, other),
+            (Deflate::Original(_), Deflate::Kept { .. })
+                | (Deflate::Kept { .. }, Deflate::Original(_))
+        ) && self.json() == other.json()
+        {
+            return true;
         }
         self.wire() == other.wire()
     }
@@ -503,8 +542,10 @@ enum DeflateWire<'a> {
 }
 
 impl Serialize for Deflate {
-    /// As [`Deflate::settled`] would be: a [`Deflate::Original`] runs the level search (once).
+    /// `zlib { level }` or `kept` as the value stands: a [`Deflate::Original`] as `kept` (no
+    /// search; the same JSON in every build). [`Deflate::settle`] first for `zlib { level }`
+    /// where a level reproduces the stream.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.wire().serialize(serializer)
+        self.json().serialize(serializer)
     }
 }

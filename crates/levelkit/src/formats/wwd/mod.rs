@@ -16,10 +16,10 @@
 //! ([`Deflate::Original`]), and the writer puts it back while the main block inflates to the same
 //! bytes; reading compresses nothing. Which zlib level rebuilds the stream exactly (6 for the
 //! 1998 editors, 9 for CrazyHook's rewrites; none for some retail levels, which come from a 1990s
-//! zlib) is settled only for the JSON form, which then says `zlib { level }` instead of carrying
-//! the stream, and on [`Wwd::settle_compression`]. Only reference zlib can reproduce zlib's
-//! choices, so a build without the `c-zlib` feature (WebAssembly) settles every stream as kept:
-//! its JSON carries the stream where the default build's names a level (see [`Deflate`]). The
+//! zlib) is settled only on [`Wwd::settle_compression`] (and for `==`). The JSON form keeps the
+//! stream (`kept`) unless the model was settled first, so every build writes the same JSON:
+//! only reference zlib can reproduce zlib's choices, and a build without the `c-zlib` feature
+//! (WebAssembly) has none (see [`Deflate`]). The
 //! writer always stores the editor-correct checksum and decompressed size (a kept stream's own
 //! checksum aside); [`SourceInfo`] keeps the values that were in the file.
 //!
@@ -120,7 +120,8 @@ impl Wwd {
     /// Settle how the main block is deflated ([`Deflate::settle`]): a level read from a
     /// compressed file gets the zlib level that reproduces its stream, or keeps the stream where
     /// none does. Runs the level search (at most three deflates of the main block, each stopped
-    /// at the first differing byte); the JSON form runs it by itself, and writing never needs it.
+    /// at the first differing byte); writing never needs it. Settled first, the JSON form names
+    /// the level instead of carrying the stream.
     pub fn settle_compression(&mut self) -> &Deflate {
         self.compression.settle();
         &self.compression
