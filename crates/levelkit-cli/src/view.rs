@@ -106,7 +106,7 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 const BODY_DEADLINE: Duration = Duration::from_secs(60);
 /// Connections answered at once, each on its own thread; more wait in the listen queue until
 /// one ends (every connection ends within the deadlines above).
-const MAX_CONNECTIONS: usize = 64;
+const MAX_CONNECTIONS: usize = 256;
 /// After an answer, the most of a request's unread rest (a body, an over-long head) read and
 /// dropped before closing, and how long that may take: closing a socket with unread input
 /// resets the connection, which can discard the answer before the client reads it.
