@@ -482,10 +482,28 @@ fn open_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if std::process::Command::new(opener).arg(url).spawn().is_err() {
-        crate::report(format_args!(
+    // The opener's own chatter (xdg-open lists every browser it did not find on a machine with
+    // none) stays out of the terminal; one line says when no browser was opened.
+    let child = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match child {
+        Ok(mut child) => {
+            let url = url.to_owned();
+            std::thread::spawn(move || {
+                if child.wait().is_ok_and(|status| !status.success()) {
+                    crate::report(format_args!(
+                        "no browser opened ({opener} found none); open {url} yourself"
+                    ));
+                }
+            });
+        }
+        Err(_) => crate::report(format_args!(
             "could not start {opener}; open {url} yourself"
-        ));
+        )),
     }
 }
 
