@@ -471,32 +471,19 @@ impl Deflate {
     /// reproduces is that level (searched for [`Deflate::Kept`] on each comparison, remembered
     /// for [`Deflate::Original`]).
     fn wire(&self) -> DeflateWire<'_> {
-        match self {
-            Deflate::Zlib { level } => DeflateWire::Zlib { level: *level },
+        let level = match self {
+            Deflate::Zlib { .. } => None,
             Deflate::Kept {
-                level,
-                stream,
-                checksum,
-            } => match checksum
+                stream, checksum, ..
+            } => checksum
                 .is_none()
                 .then(|| reproducing_level(stream))
-                .flatten()
-            {
-                Some(level) => DeflateWire::Zlib { level },
-                None => DeflateWire::Kept {
-                    level: *level,
-                    stream,
-                    checksum: *checksum,
-                },
-            },
-            Deflate::Original(original) => match original.reproducing_level() {
-                Some(level) => DeflateWire::Zlib { level },
-                None => DeflateWire::Kept {
-                    level: original.level,
-                    stream: &original.stream,
-                    checksum: original.checksum,
-                },
-            },
+                .flatten(),
+            Deflate::Original(original) => original.reproducing_level(),
+        };
+        match level {
+            Some(level) => DeflateWire::Zlib { level },
+            None => self.json(),
         }
     }
 }
