@@ -318,10 +318,22 @@ impl<'a> Prepared<'a> {
                             colors.insert(e.sprite, c);
                             None
                         }
-                        EffectValue::StretchX(f) => t.set(Some(f), None, None),
-                        EffectValue::StretchY(f) => t.set(None, Some(f), None),
-                        EffectValue::Zoom(f) => t.set(Some(f), Some(f), None),
-                        EffectValue::Rotate(r) => t.set(None, None, Some(r)),
+                        EffectValue::StretchX(f) => {
+                            t.set(Some(f), None, None);
+                            None
+                        }
+                        EffectValue::StretchY(f) => {
+                            t.set(None, Some(f), None);
+                            None
+                        }
+                        EffectValue::Zoom(f) => {
+                            t.set(Some(f), Some(f), None);
+                            None
+                        }
+                        EffectValue::Rotate(r) => {
+                            t.set(None, None, Some(r));
+                            None
+                        }
                         EffectValue::Mode(1) => None,
                         EffectValue::Mode(m) => Some(format!(
                             "EFFECTMODE {m} line(s) not applied ({}): the sprite is drawn \
@@ -783,9 +795,8 @@ impl Default for Transform {
 }
 
 impl Transform {
-    /// Set the given parts (a value that is not a finite number is skipped); `None`: nothing
-    /// to warn about, for the caller's list of effects not applied.
-    fn set(&mut self, sx: Option<f64>, sy: Option<f64>, radians: Option<f64>) -> Option<String> {
+    /// Set the given parts (a value that is not a finite number is skipped).
+    fn set(&mut self, sx: Option<f64>, sy: Option<f64>, radians: Option<f64>) {
         let finite = |v: Option<f64>| v.filter(|v| v.is_finite());
         if let Some(v) = finite(sx) {
             self.sx = v;
@@ -796,7 +807,6 @@ impl Transform {
         if let Some(v) = finite(radians) {
             self.radians = v;
         }
-        None
     }
 
     fn is_identity(&self) -> bool {
