@@ -120,7 +120,8 @@ pub struct RenderArgs {
     pub tiles: Option<PathBuf>,
     /// WWD levels: draw tiles and object sprites with the game's own graphics, from its REZ
     /// archive (CLAW.REZ, GRUNTZ.REZ) or a folder extracted from one; what is not found keeps
-    /// its generated look, with a warning naming the path looked for.
+    /// its generated look, with a warning naming the path looked for. Animations (.ani): where
+    /// their image set is looked for (LEVEL1/ANIS/X.ANI plays LEVEL1/IMAGES/).
     #[arg(long, value_name = "REZ|DIR")]
     pub game: Option<PathBuf>,
     /// Graal levels: the folder of the images NPCs name (`door.png`, `block.gif`), drawn at
@@ -204,12 +205,17 @@ pub struct ConvertArgs {
     pub tiles: Option<PathBuf>,
     /// WWD levels: draw tiles and object sprites with the game's own graphics, from its REZ
     /// archive (CLAW.REZ, GRUNTZ.REZ) or a folder extracted from one; what is not found keeps
-    /// its generated look, with a warning naming the path looked for.
+    /// its generated look, with a warning naming the path looked for. Animations (.ani): the
+    /// image set their frames come from (see --frames).
     #[arg(long, value_name = "REZ|DIR")]
     pub game: Option<PathBuf>,
-    /// Animations (.ani) to .gif or .png: the image set's frames, a folder of PNG files named by
-    /// number (`FRAME001.PNG`, `001.png`: the digits the name ends with), each centred on the
-    /// anchor; missing images are drawn as placeholders, with a warning.
+    /// Animations (.ani) to .gif or .png: the image set's frames, a folder of the game's PID
+    /// files or of PNG files named by number (`FRAME001.PID`, `001.png`: the digits the name
+    /// ends with), or with --game a folder inside the game (`LEVEL1/IMAGES/OFFICER`). Without
+    /// it the image set beside the ANI's ANIS folder is used (`LEVEL1/ANIS/OFFICER/X.ANI` plays
+    /// `LEVEL1/IMAGES/OFFICER/`), in --game and on disk. PIDs use their own palette, else
+    /// --palette, else the game's PALETTES/MAIN.PAL beside them; each frame is placed by its
+    /// offset as the game places it; missing images are drawn as placeholders, with a warning.
     #[arg(long, value_name = "DIR")]
     pub frames: Option<PathBuf>,
     /// Animations to .png: a sprite sheet, with its JSON frame table beside it (`<name>.json`),

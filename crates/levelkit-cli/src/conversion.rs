@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::anyhow;
 use levelkit::Format;
 use levelkit::Limits;
-use levelkit::assets::{Assets, Chain, Folder};
+use levelkit::assets::{Assets, Chain, Folder, Within};
 use levelkit::document::convert::{self, Converted, Direction, SharedTilesets};
 use levelkit::document::options::{GraalVersion, Palette};
 use levelkit::document::tiles::Tiles;
@@ -40,7 +40,7 @@ pub struct Target {
     pub images: Option<PathBuf>,
     /// A folder searched after the input's for side files (`--assets`).
     pub assets: Option<PathBuf>,
-    /// ANI animations: the folder of frame images (`--frames`).
+    /// ANI animations: the folder of frame images (`--frames`), on disk or inside `--game`.
     pub frames: Option<PathBuf>,
     /// Animations to PNG: a sprite sheet (`--sheet`).
     pub sheet: bool,
@@ -90,7 +90,13 @@ struct Opened {
     tiles: Option<(String, TilesSource)>,
     game: Option<GameSource>,
     images: Option<Folder>,
-    frames: Option<Folder>,
+    frames: Option<FramesSource>,
+}
+
+/// `--frames`: a folder on disk, or one inside `--game` (`LEVEL1/IMAGES/OFFICER`).
+enum FramesSource {
+    Folder(Folder),
+    InGame(String),
 }
 
 enum TilesSource {
@@ -129,20 +135,25 @@ fn open(target: &Target) -> anyhow::Result<Opened> {
     {
         return Err(usage(format!("--images {}: not a folder", dir.display())));
     }
-    if let Some(dir) = &target.frames
-        && std::fs::read_dir(dir).is_err()
-    {
-        return Err(usage(format!(
-            "--frames {}: not a readable folder",
-            dir.display()
-        )));
-    }
+    let frames = match &target.frames {
+        Some(dir) if std::fs::read_dir(dir).is_ok() => Some(FramesSource::Folder(Folder::new(dir))),
+        Some(dir) if game.is_some() && !dir.exists() => Some(FramesSource::InGame(
+            dir.to_string_lossy().replace('\\', "/"),
+        )),
+        Some(dir) => {
+            return Err(usage(format!(
+                "--frames {}: not a readable folder (nor, with --game, a folder inside the game)",
+                dir.display()
+            )));
+        }
+        None => None,
+    };
     Ok(Opened {
         palette,
         tiles,
         game,
         images: target.images.as_ref().map(Folder::new),
-        frames: target.frames.as_ref().map(Folder::new),
+        frames,
     })
 }
 
@@ -178,6 +189,26 @@ pub fn convert_with_side_files(
         (_, Some(index)) => Some(index),
         _ => None,
     };
+    let in_game = match (&opened.frames, game) {
+        (Some(FramesSource::InGame(dir)), Some(game)) => Some(Within {
+            assets: game,
+            dir: dir.trim_matches('/').to_owned(),
+        }),
+        _ => None,
+    };
+    if let Some(within) = &in_game
+        && within.list("").is_none()
+    {
+        return Err(usage(format!(
+            "--frames {}: not a folder on disk nor inside the game",
+            within.dir
+        )));
+    }
+    let frames: Option<&dyn Assets> = match (&opened.frames, &in_game) {
+        (Some(FramesSource::Folder(f)), _) => Some(f),
+        (_, Some(within)) => Some(within),
+        _ => None,
+    };
     let tiles = opened.tiles.as_ref().map(|(name, source)| match source {
         TilesSource::Image(bytes) => Tiles::Image {
             name: name.clone(),
@@ -203,7 +234,8 @@ pub fn convert_with_side_files(
         tiles,
         game,
         images: opened.images.as_ref().map(|f| f as &dyn Assets),
-        frames: opened.frames.as_ref().map(|f| f as &dyn Assets),
+        frames,
+        input_name: (!is_stdio(input)).then(|| input.to_string_lossy().into_owned()),
         sheet: target.sheet,
         direction: target.direction,
         placeholders: target.placeholders,

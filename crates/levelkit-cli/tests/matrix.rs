@@ -124,6 +124,7 @@ fn by_library(input: &Path, target: Format, out_name: &str) -> Files {
     let name = input.file_name().unwrap().to_str().unwrap();
     let options = Options {
         output_name: Some(out_name.to_owned()),
+        input_name: Some(input.to_string_lossy().into_owned()),
         ..Options::default()
     };
     let done = convert_file(&bytes, name, target, &options, &Folder::of_file(input))
@@ -164,7 +165,7 @@ fn by_cli(input: &Path, target: Format, out_name: &str, expect: &Files) -> Files
 }
 
 /// The viewer's conversion: the input dropped with the files beside it (an overworld's levels,
-/// a level's pictures), a V-Chat world's `../images/` too; not a game archive (REZ), which the
+/// a level's pictures), a V-Chat world's `../images/` and an ANI's `../IMAGES/` too; not a game archive (REZ), which the
 /// viewer would draw a WWD level with (the CLI's `--game`).
 fn by_wasm(input: &Path, target: Format) -> Files {
     let mut ws = Workspace::new();
@@ -172,6 +173,14 @@ fn by_wasm(input: &Path, target: Format) -> Files {
     let mut folders = vec![dir.to_path_buf()];
     if target_is_vchat(input)
         && let Some(images) = dir.parent().map(|p| p.join("images"))
+    {
+        folders.push(images);
+    }
+    // An ANI's image set beside its ANIS folder, dropped with it.
+    if input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ani"))
+        && let Some(images) = dir.parent().map(|p| p.join("IMAGES"))
     {
         folders.push(images);
     }

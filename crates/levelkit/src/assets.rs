@@ -83,12 +83,24 @@ pub struct Within<'a> {
 }
 
 impl Within<'_> {
+    /// `<dir>/<name>`, each `..` of `name` taking a folder off `dir` (so a source that knows
+    /// no `..`, a REZ archive, finds `IMAGES/OFFICER/../../PALETTES/MAIN.PAL` as
+    /// `PALETTES/MAIN.PAL`); the `..` left over stay in front.
     fn path(&self, name: &str) -> String {
-        if self.dir.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{}/{name}", self.dir)
+        let mut parts: Vec<&str> = self.dir.split('/').filter(|p| !p.is_empty()).collect();
+        let mut rest = name;
+        while let Some(after) = rest.strip_prefix("../") {
+            match parts.last() {
+                Some(&last) if last != ".." => {
+                    parts.pop();
+                }
+                _ => parts.push(".."),
+            }
+            rest = after;
         }
+        parts.push(rest);
+        parts.retain(|p| !p.is_empty());
+        parts.join("/")
     }
 }
 
@@ -282,6 +294,25 @@ impl Assets for Folder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn within_takes_parent_steps_off_its_folder() {
+        let w = |dir: &str, name: &str| {
+            Within {
+                assets: &NoAssets,
+                dir: dir.to_owned(),
+            }
+            .path(name)
+        };
+        assert_eq!(
+            w("IMAGES/OFFICER", "../../PALETTES/MAIN.PAL"),
+            "PALETTES/MAIN.PAL"
+        );
+        assert_eq!(w("data", "../images/X.GIF"), "images/X.GIF");
+        assert_eq!(w("data", "../../up.gif"), "../up.gif");
+        assert_eq!(w("", "a.gif"), "a.gif");
+        assert_eq!(w("IMAGES", ""), "IMAGES");
+    }
 
     #[test]
     fn dropped_files_are_found_by_base_name_in_any_case() {

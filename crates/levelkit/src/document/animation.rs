@@ -10,10 +10,18 @@
 //! names are asked for, and the placeholders for what is not found, are the library's
 //! ([`crate::formats::graal::gani::render`]).
 //!
-//! An ANI's frames are PNG files numbered by the digits at the end of their names:
-//! `FRAME001.PNG`, `frame1.png`, `001.png` and `1.png` are all image 1 (case is ignored; other
-//! files are ignored). PNG files carry no hotspot, so each image is centred on the animation's
-//! anchor. Images that are missing are drawn as placeholders, with a warning.
+//! An ANI's frames are the game's PID files or PNG files, numbered by the digits at the end of
+//! their names: `FRAME001.PID`, `FRAME001.PNG`, `frame1.png`, `001.png` and `1.png` are all
+//! image 1 (case is ignored; other files are ignored; a PID wins over a PNG of the same
+//! number). They come from [`super::options::Options::frames`], else from the image set the
+//! ANI's place names: `LEVEL1/ANIS/OFFICER/STAND.ANI` plays `LEVEL1/IMAGES/OFFICER/` (Gruntz:
+//! `ANIZ`, `IMAGEZ`), looked for in the game's files ([`super::options::Options::game`], a REZ
+//! or a folder) and beside the ANI on disk. A PID is drawn with its own palette, else
+//! [`super::options::Options::palette`], else the game's `PALETTES/MAIN.PAL` beside the image
+//! set; each frame is placed by its hotspot as the games place it (centred on the anchor,
+//! moved by the PID's offset; a PNG levelkit made from a PID keeps that offset in its text
+//! chunk, so both give the same frames). Images that are missing are drawn as placeholders,
+//! with a warning.
 
 use std::collections::BTreeMap;
 
@@ -28,6 +36,8 @@ use crate::error::{Error, Location, Result, Warning};
 use crate::formats::ani::{self, Ani};
 pub use crate::formats::graal::gani::render::Rendered;
 use crate::formats::graal::gani::{Gani, render};
+use crate::formats::pid::png::png_frame;
+use crate::formats::pid::{Palette, Pid};
 use crate::limits::Limits;
 use crate::registry::Format;
 
@@ -216,67 +226,259 @@ pub fn gani(
     Ok(done)
 }
 
-/// The PNG files of `frames` by image number: the digits at the end of the file's stem.
-fn frame_files(frames: &dyn Assets, notes: &mut Vec<String>) -> BTreeMap<u32, String> {
-    let mut names = frames.list("").map(|(_, f)| f).unwrap_or_default();
-    names.sort();
+/// The folder names an image set lives in beside the animations: Claw's `IMAGES`, Gruntz's
+/// `IMAGEZ`.
+const IMAGE_FOLDERS: [&str; 2] = ["IMAGES", "IMAGEZ"];
+
+/// The folder names animations live in: Claw's `ANIS`, Gruntz's `ANIZ`.
+const ANI_FOLDERS: [&str; 2] = ["ANIS", "ANIZ"];
+
+/// Where an ANI is among the game's folders, by its path: for `x/LEVEL1/ANIS/OFFICER/STAND.ANI`,
+/// `up` is `../../` (from the ANI's folder to the one holding `ANIS`), `root` is `LEVEL1` and
+/// `sub` is `OFFICER`.
+#[derive(Debug, PartialEq)]
+struct Place {
+    up: String,
+    root: Option<String>,
+    sub: String,
+}
+
+fn place(input: &str) -> Option<Place> {
+    let parts: Vec<&str> = input
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let dirs = parts.get(..parts.len().checked_sub(1)?)?;
+    let at = dirs
+        .iter()
+        .rposition(|p| ANI_FOLDERS.iter().any(|a| a.eq_ignore_ascii_case(p)))?;
+    let sub = dirs.get(at + 1..)?;
+    let root = at
+        .checked_sub(1)
+        .and_then(|r| dirs.get(r))
+        .filter(|r| **r != "..")
+        .map(|r| (*r).to_owned());
+    Some(Place {
+        up: "../".repeat(sub.len() + 1),
+        root,
+        sub: sub.join("/"),
+    })
+}
+
+fn join(dir: &str, name: &str) -> String {
+    match (dir.is_empty(), name.is_empty()) {
+        (true, _) => name.to_owned(),
+        (_, true) => dir.to_owned(),
+        _ => format!("{}/{name}", dir.trim_end_matches('/')),
+    }
+}
+
+/// Where an ANI's frames are looked for, in order, as `(files, folder, where)`: the
+/// [`Options::frames`] folder; else in [`Options::game`] the image set beside the ANI's `ANIS`
+/// folder (`LEVEL1/ANIS/OFFICER/X.ANI` plays `LEVEL1/IMAGES/OFFICER/`) and the one its header
+/// names (`CLAW_IMAGES` as `CLAW/IMAGES/`); else beside it on disk (`../IMAGES/` from an `ANIS`
+/// folder), through `assets`; else the ANI's own folder.
+fn frame_sources<'a>(
+    a: &Ani,
+    options: &Options<'a>,
+    assets: &'a dyn Assets,
+) -> Vec<(&'a dyn Assets, String, String)> {
+    if let Some(frames) = options.frames {
+        return vec![(frames, String::new(), "--frames".to_owned())];
+    }
+    let place = options.input_name.as_deref().and_then(place);
+    let mut out: Vec<(&'a dyn Assets, String, String)> = Vec::new();
+    if let Some(game) = options.game {
+        for images in IMAGE_FOLDERS {
+            if let Some(p) = &place {
+                if let Some(root) = &p.root {
+                    let dir = join(&join(root, images), &p.sub);
+                    out.push((game, dir.clone(), format!("the game's {dir}")));
+                }
+                let dir = join(images, &p.sub);
+                out.push((game, dir.clone(), format!("the game's {dir}")));
+            }
+        }
+        let named =
+            crate::formats::wwd::graphics::game_path(&a.name.to_editor_text().replace('_', "/"));
+        if !named.is_empty() {
+            out.push((
+                game,
+                named.clone(),
+                format!("the game's {named} (the ANI's image set)"),
+            ));
+        }
+    }
+    if let Some(p) = &place {
+        for images in IMAGE_FOLDERS {
+            let dir = join(&format!("{}{images}", p.up), &p.sub);
+            out.push((
+                assets,
+                dir.clone(),
+                format!("{dir} beside the ANI's folder"),
+            ));
+        }
+    }
+    // Last, the ANI's own folder (its frames dropped with it in the viewer).
+    out.push((assets, String::new(), "the ANI's folder".to_owned()));
+    out
+}
+
+/// The frame files (PID or PNG) of `dir` in `files` by image number: the digits at the end of
+/// the file's stem; a PID wins over a PNG of the same number, else the first name.
+fn frame_files(files: &dyn Assets, dir: &str, notes: &mut Vec<String>) -> BTreeMap<u32, String> {
+    let mut names = files.list(dir).map(|(_, f)| f).unwrap_or_default();
+    names.sort_by_key(|n| (!n.to_ascii_uppercase().ends_with(".PID"), n.clone()));
     let mut found: BTreeMap<u32, String> = BTreeMap::new();
     for name in names {
         let Some(number) = frame_number(&name) else {
             continue;
         };
         if let Some(first) = found.get(&number) {
-            notes.push(format!(
-                "{first} and {name} are both image {number}; using the first"
-            ));
+            if first.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
+                == name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
+            {
+                notes.push(format!(
+                    "{first} and {name} are both image {number}; using the first"
+                ));
+            }
             continue;
         }
         found.insert(number, name);
     }
-    if found.is_empty() {
-        notes.push(
-            "--frames: no PNG file named by a frame number (FRAME001.PNG, 001.png)".to_owned(),
-        );
-    }
     found
 }
 
-/// The image number of a PNG file name: the digits its stem ends with.
+/// The image number of a frame file name (PID or PNG): the digits its stem ends with.
 pub fn frame_number(name: &str) -> Option<u32> {
     let (stem, ext) = name.rsplit_once('.')?;
-    if !ext.eq_ignore_ascii_case("png") {
+    if !(ext.eq_ignore_ascii_case("png") || ext.eq_ignore_ascii_case("pid")) {
         return None;
     }
     let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     stem.get(stem.len() - digits..)?.parse().ok()
 }
 
-/// An ANI animation as `format` (GIF or PNG) with the frames of [`Options::frames`].
+/// The palette for frames without their own: [`Options::palette`], else the game's
+/// `PALETTES/MAIN.PAL` beside the image set (`LEVEL1/PALETTES/MAIN.PAL` for
+/// `LEVEL1/IMAGES/OFFICER/`, also up to three folders up from a `--frames` folder), noted.
+fn frames_palette(
+    options: &Options<'_>,
+    files: &dyn Assets,
+    dir: &str,
+    notes: &mut Vec<String>,
+) -> Option<Palette> {
+    if let Some(p) = &options.palette {
+        return Some(p.clone());
+    }
+    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let mut paths = Vec::new();
+    // The image set's folder is `<root>/IMAGES/<sub…>`: the palette is `<root>/PALETTES`.
+    if let Some(at) = parts
+        .iter()
+        .rposition(|p| IMAGE_FOLDERS.iter().any(|i| i.eq_ignore_ascii_case(p)))
+    {
+        paths.push(join(&parts[..at].join("/"), "PALETTES/MAIN.PAL"));
+    }
+    for up in 1..=3 {
+        paths.push(join(dir, &format!("{}PALETTES/MAIN.PAL", "../".repeat(up))));
+    }
+    paths.into_iter().find_map(|path| {
+        let palette = Palette::read(&files.read(&path)?).ok()?;
+        notes.push(format!(
+            "frames without a palette of their own drawn with {path}"
+        ));
+        Some(palette)
+    })
+}
+
+/// One frame file as a sprite placed by its hotspot (a PID's offset fields, or the ones a PNG
+/// levelkit made from a PID records; centred on the anchor otherwise), as the games place it.
+fn frame_sprite(
+    bytes: &[u8],
+    name: &str,
+    palette: &mut dyn FnMut() -> Option<Palette>,
+) -> std::result::Result<Sprite, String> {
+    let limits = Limits::default();
+    let (image, (dx, dy)) = if name.to_ascii_uppercase().ends_with(".PID") {
+        let pid = Pid::read_with(bytes, &limits).map_err(|e| e.to_string())?;
+        let fallback = if pid.palette.is_none() {
+            palette()
+        } else {
+            None
+        };
+        let pal = pid.palette_or(fallback.as_ref()).ok_or(
+            "no palette of its own; give one with --palette (the level's, such as \
+             LEVEL1/PALETTES/MAIN.PAL)",
+        )?;
+        let rgba = pid
+            .to_rgba(pal, pid.default_transparency(pal))
+            .map_err(|e| e.to_string())?;
+        (rgba, pid.hotspot())
+    } else {
+        let (rgba, hotspot) = png_frame(bytes, &limits).map_err(|e| e.to_string())?;
+        (rgba, hotspot.unwrap_or((0, 0)))
+    };
+    Sprite::centred(image.width, image.height, image.rgba, dx, dy)
+        .ok_or_else(|| "the decoded pixels do not fit the image's size".to_owned())
+}
+
+/// An ANI animation as `format` (GIF or PNG) with its image set's frames: PIDs (with their own
+/// palette, else [`Options::palette`], else the game's beside them) or PNGs, from
+/// [`Options::frames`], else found by the ANI's place ([`frame_sources`]). Frames that are
+/// missing are drawn as placeholders, with a warning.
 pub fn ani(
     a: &Ani,
     format: Format,
     options: &Options<'_>,
+    assets: &dyn Assets,
 ) -> std::result::Result<Converted, Failure> {
     check_sheet(format, options)?;
     let mut notes = Vec::new();
-    let images = match options.frames {
-        Some(frames) => frame_files(frames, &mut notes),
-        None => BTreeMap::new(),
-    };
-    let (anim, warnings) = ani::to_animation(a, &mut |n| {
-        let name = images.get(&n)?;
-        let bytes = options.frames?.read(name)?;
-        let decoded = image::load_from_memory(&bytes).map_err(|e| e.to_string());
-        let centred = decoded.and_then(|img| {
-            let img = img.to_rgba8();
-            let (w, h) = img.dimensions();
-            Sprite::centred(w, h, img.into_raw(), 0, 0)
-                .ok_or_else(|| "the decoded pixels do not fit the image's size".to_owned())
+    let mut chosen = None;
+    let sources = frame_sources(a, options, assets);
+    let looked: Vec<String> = sources.iter().map(|(_, _, place)| place.clone()).collect();
+    for (files, dir, place) in sources {
+        let images = frame_files(files, &dir, &mut notes);
+        if !images.is_empty() {
+            if options.frames.is_none() {
+                notes.push(format!("frames from {place}"));
+            }
+            chosen = Some((files, dir, images));
+            break;
+        }
+    }
+    if chosen.is_none() {
+        notes.push(match options.frames {
+            Some(_) => "--frames: no PID or PNG file named by a frame number (FRAME001.PID, \
+                        001.png)"
+                .to_owned(),
+            None if looked.len() == 1 => "no frames: the ANI is not in an ANIS folder, names no \
+                                          image set and has no PID or PNG frames beside it; give \
+                                          the image set's folder with --frames (on disk or inside \
+                                          --game)"
+                .to_owned(),
+            None => format!(
+                "no frames in {}; give the image set's folder with --frames",
+                looked.join(", ")
+            ),
         });
-        match centred {
+    }
+    let mut palette: Option<Option<Palette>> = None;
+    let (anim, warnings) = ani::to_animation(a, &mut |n| {
+        let (files, dir, images) = chosen.as_ref()?;
+        let name = images.get(&n)?;
+        let path = join(dir, name);
+        let bytes = files.read(&path)?;
+        let mut find = || {
+            palette
+                .get_or_insert_with(|| frames_palette(options, *files, dir, &mut notes))
+                .clone()
+        };
+        match frame_sprite(&bytes, name, &mut find) {
             Ok(sprite) => Some(sprite),
             Err(e) => {
-                notes.push(format!("{name}: {e}"));
+                notes.push(format!("{path}: {e}"));
                 None
             }
         }
@@ -303,12 +505,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_ani_s_place_names_its_image_set() {
+        assert_eq!(
+            place("x/LEVEL1/ANIS/OFFICER/STAND.ANI"),
+            Some(Place {
+                up: "../../".to_owned(),
+                root: Some("LEVEL1".to_owned()),
+                sub: "OFFICER".to_owned()
+            })
+        );
+        let p = place("C:\\GRUNTZ\\ANIZ\\GRUNT.ANI");
+        assert_eq!(
+            p.as_ref()
+                .map(|p| (p.up.as_str(), p.root.as_deref(), p.sub.as_str())),
+            Some(("../", Some("GRUNTZ"), ""))
+        );
+        let p = place("../anis/X.ANI");
+        assert_eq!(
+            p.as_ref().map(|p| (p.up.as_str(), p.root.as_deref())),
+            Some(("../", None))
+        );
+        assert_eq!(place("STAND.ANI"), None);
+        assert_eq!(place("ANIS"), None);
+    }
+
+    #[test]
     fn frame_numbers_come_from_the_trailing_digits() {
         assert_eq!(frame_number("FRAME001.PNG"), Some(1));
         assert_eq!(frame_number("frame12.png"), Some(12));
         assert_eq!(frame_number("007.png"), Some(7));
         assert_eq!(frame_number("3.Png"), Some(3));
-        assert_eq!(frame_number("FRAME001.PID"), None);
+        assert_eq!(frame_number("FRAME001.PID"), Some(1));
+        assert_eq!(frame_number("FRAME001.PCX"), None);
         assert_eq!(frame_number("cover.png"), None);
         assert_eq!(frame_number("noext"), None);
     }

@@ -236,7 +236,7 @@ fn convert_noting(
             return super::animation::gani(g, target, options, assets);
         }
         (Model::Ani(a), Format::Gif | Format::Png) => {
-            return super::animation::ani(a, target, options);
+            return super::animation::ani(a, target, options, assets);
         }
         (Model::Gmap(g), Format::TiledWorld) => {
             return Ok(super::overworld::to_tiled_world(g, options, assets)?);

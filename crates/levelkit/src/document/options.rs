@@ -152,9 +152,15 @@ pub struct Options<'a> {
     /// Graal NPC pictures and a gani's sprites: where they are. `None`: the document's folder
     /// (the `assets` argument), then its parent.
     pub images: Option<&'a dyn Assets>,
-    /// ANI animations: the image set's frames as PNG files numbered by the digits their names
-    /// end with (`FRAME001.PNG`, `1.png`). `None`: placeholders.
+    /// ANI animations: the image set's frames, PID or PNG files numbered by the digits their
+    /// names end with (`FRAME001.PID`, `1.png`). `None`: the image set is looked for by the
+    /// ANI's place ([`Options::input_name`]) in [`Options::game`] and beside it; else
+    /// placeholders.
     pub frames: Option<&'a dyn Assets>,
+    /// The input's path as the user named it (`LEVEL1/ANIS/OFFICER/STAND.ANI`): a document's
+    /// side folders found by where it is (an ANI's image set, `LEVEL1/IMAGES/OFFICER/`).
+    /// `None`: only the document's own folder is known.
+    pub input_name: Option<String>,
     /// Animations to PNG: a sprite sheet and its JSON table instead of an animated PNG.
     pub sheet: bool,
     /// Gani: the one direction to draw (`None`: every direction the gani has).

@@ -322,6 +322,31 @@ fn unpack(buf: &[u8], line: usize, width: u32, height: u32, depth: u8) -> Vec<u8
     out
 }
 
+/// A PNG as a frame of an animation: its pixels in RGBA (fully transparent pixels as
+/// `0, 0, 0, 0`, as [`Pid::to_rgba`] gives them) and the hotspot its [`META_KEYWORD`] text chunk
+/// records (`None` for a PNG levelkit did not make from a PID). So a PID and the PNG
+/// `levelkit` made of it are the same frame.
+pub fn png_frame(bytes: &[u8], limits: &Limits) -> Result<(RgbaImage, Option<(i32, i32)>)> {
+    let png = decode_png(Format::Png, bytes, limits)?;
+    let hotspot = png
+        .meta
+        .as_deref()
+        .and_then(|m| serde_json::from_str::<Meta>(m).ok())
+        .map(|m| (m.offset_x, m.offset_y));
+    let mut rgba = png.rgba;
+    for px in rgba.chunks_exact_mut(4) {
+        if px.get(3) == Some(&0) {
+            px.fill(0);
+        }
+    }
+    let image = RgbaImage {
+        width: png.width,
+        height: png.height,
+        rgba,
+    };
+    Ok((image, hotspot))
+}
+
 /// A PNG as a PID (see the module docs): `palette` is the one to quantise to and, without the
 /// text chunk, the one the image is drawn with (not embedded); without it the PNG's own palette
 /// is used (an RGBA PNG without one is refused). Warnings say what was quantised or made up.
