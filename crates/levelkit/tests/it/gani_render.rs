@@ -845,3 +845,50 @@ fn mutated_ganis_never_panic() {
     }
     assert!(runs >= 120);
 }
+
+// ---- GANI0002 MOVIE ---------------------------------------------------------------------------
+
+/// A `GANI0002` gani whose animation is a `MOVIE` block (the layout `graal-notes.md` §4.4
+/// describes), with or without an `ANI` block.
+fn movie_gani(with_ani: bool) -> String {
+    let mut text = String::from(
+        "GANI0002\nSPRITE    0 SPRITES    0   0  32  32 box\nFRAMES 20\nMOVIE\nACTOR SPRITE box\n\
+         FRAME 0 dx=0,dy=0,sprite=0,visible=1\nFRAME 10 dx=32,dy=0\nACTOREND\nMOVIEEND\n",
+    );
+    if with_ani {
+        text.push_str("SINGLEDIRECTION\nANI\n   0   0   0\nANIEND\n");
+    }
+    text
+}
+
+#[test]
+fn a_movie_gani_is_refused_at_its_line_and_kept_byte_for_byte() {
+    let text = movie_gani(false);
+    let g = Gani::read(text.as_bytes()).unwrap();
+    assert_eq!(g.write().unwrap(), text.as_bytes());
+    let json = levelkit::document::Model::Gani(g.clone());
+    let back = levelkit::document::Model::from_json(&json.to_json().unwrap()).unwrap();
+    assert_eq!(back.write().unwrap(), text.as_bytes());
+    let err = render::render(&g, 0, &mut |_| None).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unsupported);
+    assert_eq!(err.location.line_col, Some((4, 1)), "{err}");
+    assert!(err.to_string().contains("line 4, column 1"), "{err}");
+    assert!(err.to_string().contains("MOVIE block"), "{err}");
+    let err = render::render_all_placeholders(&g, &[0], &mut |_| None, &Limits::default(), true)
+        .unwrap_err();
+    assert_eq!(err.location.line_col, Some((4, 1)), "{err}");
+}
+
+#[test]
+fn a_movie_gani_with_ani_frames_draws_them_and_says_the_movie_is_not_drawn() {
+    let g = Gani::read(movie_gani(true).as_bytes()).unwrap();
+    let box32 = |_: &str| Some(Sprite::new(32, 32, vec![200; 32 * 32 * 4], (0, 0)).unwrap());
+    let (r, warnings) = render::render(&g, 0, &mut { box32 }).unwrap();
+    assert_eq!(r.animation.frames.len(), 1);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.message.contains("line 4: the MOVIE block")),
+        "{warnings:?}"
+    );
+}

@@ -36,7 +36,8 @@
 //! `ANI`, `SCRIPT` or `MOVIE` block without its closing line (a truncated file) is an error.
 //!
 //! Not supported: the meaning of `MOVIE` blocks (one real file, no public parser; kept as
-//! lines), and GScript inside `SCRIPT` (kept as lines). There is no conversion to the tile map or
+//! lines; drawing a gani whose only animation is a `MOVIE` is refused at the block's line, and
+//! one with `ANI` frames too draws those, with a warning), and GScript inside `SCRIPT` (kept as lines). There is no conversion to the tile map or
 //! scene models: an animation is neither. [`render`] draws a gani with its images as the common
 //! animation model ([`crate::anim`]), one animation per direction, for GIF, APNG and sprite
 //! sheets.

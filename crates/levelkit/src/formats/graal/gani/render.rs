@@ -67,7 +67,7 @@ use serde::Serialize;
 
 use super::model::*;
 use crate::anim::{Animation, Builder, Sprite, SpriteId};
-use crate::error::{Location, Result, Warning};
+use crate::error::{Error, Location, Result, Warning};
 use crate::limits::Limits;
 use crate::registry::Format;
 use crate::strings::RawString;
@@ -231,6 +231,37 @@ pub fn render_with(
     let mut prepared = Prepared::new(gani, images);
     let rendered = prepared.render(direction, limits)?;
     Ok((rendered, prepared.finish()))
+}
+
+/// A `GANI0002` gani that plays as a `MOVIE` (actors and their key frames) and has no `ANI`
+/// frames is refused, naming the block's line: no public source (TilesEditor, GaniEditorWeb,
+/// OpenGraal, GServer) reads `MOVIE`, so how its key frames play is not known; guessing would
+/// draw something the game does not. The block is kept as it is (JSON, write-back).
+fn refuse_movie(gani: &Gani) -> Result<()> {
+    if gani.frames().next().is_some() {
+        return Ok(());
+    }
+    let Some(index) = gani
+        .statements
+        .iter()
+        .position(|s| matches!(s, Statement::Movie(_)))
+    else {
+        return Ok(());
+    };
+    let line = super::validate::line_of(gani, index);
+    let location = Location {
+        line_col: Some((u32::try_from(line).unwrap_or(u32::MAX), 1)),
+        path: Some(format!("statements[{index}]")),
+        ..Location::default()
+    };
+    Err(Error::unsupported(
+        F,
+        location,
+        "this GANI0002 animation plays as a MOVIE block (actors and key frames), which \
+         levelkit does not draw: no public editor or server reads MOVIE, so how its key frames \
+         play is not known; it has no ANI frames to draw instead (the block is kept as it is in \
+         JSON and when written back)",
+    ))
 }
 
 /// An attachment: `child` drawn at (x, y) from its parent.
@@ -578,6 +609,7 @@ impl<'a> Prepared<'a> {
     }
 
     fn render(&mut self, direction: usize, limits: &Limits) -> Result<Rendered> {
+        refuse_movie(self.gani)?;
         let gani = self.gani;
         let single = gani.direction_count() == 1;
         let mut builder = Builder::new(F);
@@ -729,6 +761,20 @@ impl<'a> Prepared<'a> {
         if self.gani.frames().next().is_none() {
             self.warnings
                 .push(w("frames", "the animation has no frames".to_owned()));
+        } else if let Some(index) = self
+            .gani
+            .statements
+            .iter()
+            .position(|s| matches!(s, Statement::Movie(_)))
+        {
+            let line = super::validate::line_of(self.gani, index);
+            self.warnings.push(w(
+                &format!("statements[{index}]"),
+                format!(
+                    "line {line}: the MOVIE block (actors and key frames) is not drawn, only \
+                     the ANI frames: no public editor or server reads MOVIE"
+                ),
+            ));
         }
         self.warnings
     }

@@ -193,6 +193,18 @@ pub fn validate(gani: &Gani) -> Vec<Warning> {
     out
 }
 
+/// The one-based line statement `index` starts on when the gani is written.
+pub(super) fn line_of(gani: &Gani, index: usize) -> usize {
+    let header = usize::from(gani.header.is_some());
+    let before: usize = gani
+        .statements
+        .iter()
+        .take(index)
+        .map(statement_lines)
+        .sum();
+    header + before + 1
+}
+
 /// How many lines a statement takes when written.
 fn statement_lines(statement: &Statement) -> usize {
     match statement {
