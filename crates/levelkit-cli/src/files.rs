@@ -286,6 +286,7 @@ static OUTPUT_ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
 pub fn confine_outputs(root: &Path) {
     let mut guard = OUTPUT_ROOT.write().unwrap_or_else(PoisonError::into_inner);
     *guard = Some(root.to_path_buf());
+    *CHECKED.write().unwrap_or_else(PoisonError::into_inner) = None;
 }
 
 /// The confining root and the part of `path` below it, when `path` is below it.
@@ -313,6 +314,9 @@ pub fn check_output_path(path: &Path) -> anyhow::Result<()> {
     let Some((root, below)) = confined(path) else {
         return Ok(());
     };
+    if path.parent().is_some_and(is_checked) {
+        return Ok(());
+    }
     let mut at = root.clone();
     let parts: Vec<Component<'_>> = below.components().collect();
     let folders = parts.len().saturating_sub(1);
@@ -330,7 +334,31 @@ pub fn check_output_path(path: &Path) -> anyhow::Result<()> {
             Err(e) => return Err(anyhow!(e).context(at.display().to_string())),
         }
     }
+    if let Some(parent) = path.parent() {
+        mark_checked(parent);
+    }
     Ok(())
+}
+
+/// The output folders this run has found to be real folders all the way down from the
+/// confining root (made by [`create_output_dir`] or walked by [`check_output_path`]), so the
+/// thousands of files an extraction writes into one folder do not walk it again each.
+static CHECKED: RwLock<Option<HashSet<PathBuf>>> = RwLock::new(None);
+
+fn is_checked(dir: &Path) -> bool {
+    CHECKED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ref()
+        .is_some_and(|set| set.contains(dir))
+}
+
+fn mark_checked(dir: &Path) {
+    CHECKED
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_with(HashSet::new)
+        .insert(dir.to_path_buf());
 }
 
 /// Create the folder `dir` and the ones above it, like `fs::create_dir_all`, but below the
@@ -364,6 +392,7 @@ pub fn create_output_dir(dir: &Path) -> anyhow::Result<()> {
             bail!("{}: exists and is not a folder", at.display());
         }
     }
+    mark_checked(dir);
     Ok(())
 }
 
