@@ -59,7 +59,12 @@ pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
             .take(cap.saturating_add(1))
             .read_to_end(&mut bytes)
     } else {
-        File::open(path).and_then(|f| f.take(cap.saturating_add(1)).read_to_end(&mut bytes))
+        File::open(path).and_then(|f| {
+            // Sized from the file's length, so a small file is one read, not a dozen growing ones.
+            let len = f.metadata().map_or(0, |m| m.len()).min(cap);
+            bytes.reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1));
+            f.take(cap.saturating_add(1)).read_to_end(&mut bytes)
+        })
     };
     result.with_context(|| name.clone())?;
     if bytes.len() as u64 > cap {
@@ -70,7 +75,7 @@ pub fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// Up to `len` first bytes of a file, for sniffing without reading all of it.
 pub fn read_head(path: &Path, len: u64) -> io::Result<Vec<u8>> {
-    let mut head = Vec::new();
+    let mut head = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1 << 20));
     File::open(path)?.take(len).read_to_end(&mut head)?;
     Ok(head)
 }
@@ -168,6 +173,15 @@ pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
 
 /// True when two paths name the same existing file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
     match (fs::canonicalize(a), fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -334,13 +348,16 @@ pub fn check_output_path(path: &Path) -> anyhow::Result<()> {
             Err(e) => return Err(anyhow!(e).context(at.display().to_string())),
         }
     }
-    if let Some(parent) = path.parent() {
+    // Every folder on the way exists and is real (none were missing: that returned above).
+    if folders > 0
+        && let Some(parent) = path.parent()
+    {
         mark_checked(parent);
     }
     Ok(())
 }
 
-/// The output folders this run has found to be real folders all the way down from the
+/// The output folders this run has found to exist as real folders all the way down from the
 /// confining root (made by [`create_output_dir`] or walked by [`check_output_path`]), so the
 /// thousands of files an extraction writes into one folder do not walk it again each.
 static CHECKED: RwLock<Option<HashSet<PathBuf>>> = RwLock::new(None);
@@ -365,8 +382,13 @@ fn mark_checked(dir: &Path) {
 /// confining root ([`confine_outputs`]) one at a time, refusing any that is a symbolic link
 /// or a file, so no folder is made through a link either.
 pub fn create_output_dir(dir: &Path) -> anyhow::Result<()> {
+    if is_checked(dir) {
+        return Ok(());
+    }
     let Some((root, below)) = confined(dir) else {
-        return fs::create_dir_all(dir).with_context(|| dir.display().to_string());
+        fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+        mark_checked(dir);
+        return Ok(());
     };
     fs::create_dir_all(&root).with_context(|| root.display().to_string())?;
     let mut at = root.clone();
