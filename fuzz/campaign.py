@@ -108,7 +108,9 @@ def run(target, seconds, env):
     wall = time.monotonic() - started
     log = proc.stdout + proc.stderr
     (FUZZ / "artifacts").mkdir(exist_ok=True)
-    (FUZZ / "artifacts" / f"{target}.log").write_text(log[-200000:])
+    # cargo-fuzz prints a failing input's bytes as one huge line: keep the rest.
+    kept = "\n".join(l if len(l) < 4000 else l[:200] + " …" for l in log.splitlines())
+    (FUZZ / "artifacts" / f"{target}.log").write_text(kept[-400000:])
     runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", log)
     runs = int(runs[-1]) if runs else 0
     cov = re.findall(r"cov: (\d+)", log)

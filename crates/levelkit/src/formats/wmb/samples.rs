@@ -3,14 +3,14 @@
 use super::model::{Item, ListKind, MAX_LISTS, Slot, Wmb};
 use crate::io::ByteWriter;
 
-fn name(w: &mut ByteWriter, text: &str, size: usize) {
+pub(super) fn name(w: &mut ByteWriter, text: &str, size: usize) {
     let bytes = text.as_bytes();
     let n = bytes.len().min(size.saturating_sub(1));
     w.put_bytes(bytes.get(..n).unwrap_or_default());
     w.put_fill(0, size - n);
 }
 
-fn list(slot: ListKind, w: ByteWriter) -> Item {
+pub(super) fn list(slot: ListKind, w: ByteWriter) -> Item {
     Item::List {
         slot: slot as usize,
         data: w.into_inner(),

@@ -352,7 +352,7 @@ pub fn to_scene(wmb: &Wmb) -> (Scene, Vec<Warning>) {
                 let (Some(&a), Some(&b)) = (edge.first(), edge.get(1)) else {
                     continue;
                 };
-                let (a, b) = (a as i64 - 1, b as i64 - 1);
+                let (a, b) = ((a as i64).saturating_sub(1), (b as i64).saturating_sub(1));
                 if a >= 0 && b >= 0 && (a as usize) < count && (b as usize) < count && a != b {
                     mesh.lines.push(Polyline {
                         points: vec![a as u32, b as u32],
@@ -457,5 +457,67 @@ impl LitMaterials {
         });
         self.materials.push(((texture, page), m));
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::model::{Item, ListKind, MAX_LISTS, Slot};
+    use super::super::samples::{list, name};
+    use super::*;
+    use crate::io::ByteWriter;
+
+    /// A WMB7 level with one path object: two nodes and one edge naming nodes `a` and `b`.
+    fn path_level(a: f32, b: f32) -> Wmb {
+        let mut objects = ByteWriter::new();
+        objects.put_u32_le(1);
+        objects.put_u32_le(8);
+        objects.put_u32_le(6);
+        name(&mut objects, "path_1", 20);
+        objects.put_f32_le(2.0);
+        for _ in 0..3 {
+            objects.put_u32_le(0);
+        }
+        objects.put_u32_le(1);
+        for f in [0.0f32, 0.0, 0.0, 64.0, 0.0, 0.0] {
+            objects.put_f32_le(f);
+        }
+        for _ in 0..12 {
+            objects.put_f32_le(0.0);
+        }
+        for f in [a, b, 0.0, 0.0, 0.0, 0.0] {
+            objects.put_f32_le(f);
+        }
+        let mut level = Wmb {
+            version: 7,
+            slots: vec![Slot::default(); MAX_LISTS],
+            items: vec![
+                list(ListKind::Objects, objects),
+                Item::Gap { data: vec![0; 3] },
+            ],
+        };
+        level.settle_layout();
+        level
+    }
+
+    #[test]
+    fn path_edges_naming_no_node_are_left_out() {
+        let (scene, _) = to_scene(&path_level(1.0, 2.0));
+        let lines: Vec<_> = scene.meshes.iter().flat_map(|m| &m.lines).collect();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].points, vec![0, 1]);
+        // Found by fuzzing: a node number of -3.4e38 overflowed when made 0-based.
+        for (a, b) in [
+            (f32::MIN, 2.0),
+            (f32::NAN, 1.0),
+            (f32::INFINITY, 1.0),
+            (0.0, 1.0),
+        ] {
+            let (scene, _) = to_scene(&path_level(a, b));
+            let lines: Vec<_> = scene.meshes.iter().flat_map(|m| &m.lines).collect();
+            // No edge is usable: the path is drawn through its nodes in order.
+            assert_eq!(lines.len(), 1, "{a} {b}");
+            assert_eq!(lines[0].points, vec![0, 1], "{a} {b}");
+        }
     }
 }

@@ -216,7 +216,7 @@ pub fn to_scene(level: &Level, source: Format) -> (Scene, Vec<Warning>) {
                 let (Some(&a), Some(&b)) = (edge.first(), edge.get(1)) else {
                     continue;
                 };
-                let (a, b) = (a as i64 - 1, b as i64 - 1);
+                let (a, b) = ((a as i64).saturating_sub(1), (b as i64).saturating_sub(1));
                 if a >= 0 && b >= 0 && (a as usize) < count && (b as usize) < count && a != b {
                     mesh.lines.push(Polyline {
                         points: vec![a as u32, b as u32],
