@@ -46,9 +46,15 @@ pub fn wwd_art(level: &wwd::Wwd, map: &TileMap, files: &dyn Assets) -> (LevelArt
         let Some(tiles) = tiles.filter(|t| !t.is_empty()) else {
             continue;
         };
-        let cells = tiles
-            .iter()
-            .map(|(&id, img)| (id, (img.width, img.height, img.rgba.as_slice())));
+        // A sparse image set's tileset holds only the tiles used, under local ids.
+        let locals = wwd::sparse_tile_ids(ts);
+        let cells = tiles.iter().filter_map(|(&id, img)| {
+            let local = match &locals {
+                Some(locals) => *locals.get(&id)?,
+                None => id,
+            };
+            Some((local, (img.width, img.height, img.rgba.as_slice())))
+        });
         match png::compose_atlas(ts, cells) {
             Ok(atlas) => {
                 art.tileset_images.insert(ts.name.clone(), atlas);

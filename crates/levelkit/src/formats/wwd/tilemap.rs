@@ -21,7 +21,7 @@
 //! Cells that name an image set the plane does not list are kept (their tileset is named
 //! `set<N>`) and reported as a [`Warning`]. [`from_tilemap`] documents the way back.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::model::*;
 use crate::error::{Error, Location, Result, Warning};
@@ -51,19 +51,38 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
     let mut next_gid = 1u32;
     // (plane, set) -> first gid
     let mut firsts: BTreeMap<(usize, u16), u32> = BTreeMap::new();
+    // (plane, set) -> local id by tile id, for the image sets whose used ids are sparse.
+    let mut sparse: BTreeMap<(usize, u16), HashMap<u16, u32>> = BTreeMap::new();
     for (pi, plane) in wwd.planes.iter().enumerate() {
         let mut max_id: BTreeMap<u16, u32> = BTreeMap::new();
+        let mut used: BTreeMap<u16, BTreeSet<u32>> = BTreeMap::new();
         for &cell in &plane.tiles {
             if let Tile::Image { set, id } = Tile::from_raw(cell) {
                 let e = max_id.entry(set).or_insert(0);
                 *e = (*e).max(u32::from(id) + 1);
+                used.entry(set).or_default().insert(u32::from(id));
             }
         }
+        let records = wwd.tile_properties.records.len() as u32;
         if Some(pi) == main {
             let e = max_id.entry(0).or_insert(0);
-            *e = (*e).max(wwd.tile_properties.records.len() as u32);
+            *e = (*e).max(records);
         }
-        for (&set, &count) in &max_id {
+        for (&set, &max) in &max_id {
+            let used = used.remove(&set).unwrap_or_default();
+            let prefix = if Some(pi) == main && set == 0 {
+                records
+            } else {
+                0
+            };
+            let listed = used.range(prefix..).count().saturating_add(prefix as usize);
+            let is_sparse = (max as usize).saturating_sub(listed) > SPARSE_GAP;
+            let ids: Vec<u32> = if is_sparse {
+                (0..prefix).chain(used.range(prefix..).copied()).collect()
+            } else {
+                Vec::new()
+            };
+            let count = if is_sparse { ids.len() as u32 } else { max };
             let set_name = match plane.image_sets.get(usize::from(set)) {
                 Some(name) => name.display(),
                 None => {
@@ -99,6 +118,28 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
             if Some(pi) == main && set == 0 {
                 ts.tiles = tile_attributes(&wwd.tile_properties);
                 tile_properties_header(&mut ts.properties, &wwd.tile_properties);
+            }
+            if is_sparse {
+                // The tile attributes (if any) are tiles 0..prefix, where local id = tile id.
+                let mut by_local: BTreeMap<u32, TileData> = std::mem::take(&mut ts.tiles)
+                    .into_iter()
+                    .map(|t| (t.id, t))
+                    .collect();
+                let mut locals = HashMap::with_capacity(ids.len());
+                for (local, &id) in ids.iter().enumerate() {
+                    let local = local as u32;
+                    let tile = by_local.entry(local).or_insert_with(|| TileData {
+                        id: local,
+                        properties: Properties::new(),
+                        collision: Vec::new(),
+                    });
+                    tile.properties.int(TILE_ID_PROPERTY, i64::from(id));
+                    if let Ok(id) = u16::try_from(id) {
+                        locals.insert(id, local);
+                    }
+                }
+                ts.tiles = by_local.into_values().collect();
+                sparse.insert((pi, set), locals);
             }
             firsts.insert((pi, set), next_gid);
             next_gid = next_gid.saturating_add(count.max(1));
@@ -141,9 +182,16 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
             .map(|&cell| match Tile::from_raw(cell) {
                 Tile::Empty => 0,
                 Tile::Fill => fill_first.saturating_add(pi as u32),
-                Tile::Image { set, id } => firsts
-                    .get(&(pi, set))
-                    .map_or(0, |first| first.saturating_add(u32::from(id))),
+                Tile::Image { set, id } => {
+                    let local = match sparse.get(&(pi, set)) {
+                        Some(locals) => locals.get(&id).copied(),
+                        None => Some(u32::from(id)),
+                    };
+                    match (firsts.get(&(pi, set)), local) {
+                        (Some(first), Some(local)) => first.saturating_add(local),
+                        _ => 0,
+                    }
+                }
             })
             .collect();
         let name = plane.name.text.to_editor_text();
@@ -242,6 +290,30 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
         map.tilesets.push(ts);
     }
     (map, warnings)
+}
+
+/// Tile property of a sparse image set's tileset: the WWD tile id of the Tiled tile. An image
+/// set whose cells use few of the ids below their largest (more than [`SPARSE_GAP`] unused) gets
+/// a tileset of only the tiles used, each carrying its id here, rather than one tile per id: a
+/// single cell naming tile 65535 made a tileset of 65,536 tiles and an 8192 x 8192 atlas.
+pub const TILE_ID_PROPERTY: &str = "wwd_tile_id";
+/// How many ids below an image set's largest used one may go unused before its tileset holds
+/// only the used tiles ([`TILE_ID_PROPERTY`]). Levels made by the game's editor number their
+/// tiles densely and stay one tile per id.
+pub const SPARSE_GAP: usize = 1024;
+
+/// The local ids of a sparse image set's tileset by WWD tile id ([`TILE_ID_PROPERTY`]); `None`
+/// for a tileset with one tile per id.
+pub fn sparse_tile_ids(ts: &Tileset) -> Option<BTreeMap<u32, u32>> {
+    let ids: BTreeMap<u32, u32> = ts
+        .tiles
+        .iter()
+        .filter_map(|t| {
+            let id = t.properties.get_int(TILE_ID_PROPERTY).ok().flatten()?;
+            Some((u32::try_from(id).ok()?, t.id))
+        })
+        .collect();
+    (!ids.is_empty()).then_some(ids)
 }
 
 /// Map property holding a non-editor section layout as JSON ([`Wwd::layout`]).
@@ -582,7 +654,13 @@ fn encode(path: &str, name: &str, text: &str) -> Result<RawString> {
 /// What a tileset's cells mean in a WWD plane.
 #[derive(Clone, Copy)]
 enum SetKind {
-    Image { plane: usize, set: u16 },
+    /// `remap`: for a sparse image set, the index in the remap tables of its WWD tile ids by
+    /// local id ([`TILE_ID_PROPERTY`]).
+    Image {
+        plane: usize,
+        set: u16,
+        remap: Option<usize>,
+    },
     Fill,
     Other,
 }
@@ -605,6 +683,7 @@ fn tileset_kind(ts: &Tileset, index: usize) -> Result<SetKind> {
         .map_err(|e| prop_err(&p.path, e))?;
     match (plane, set) {
         (Some(plane), Some(set)) => Ok(SetKind::Image {
+            remap: None,
             plane: usize::try_from(plane).map_err(|_| {
                 Error::malformed(F, at(&p.path), "wwd_plane is negative".to_string())
             })?,
@@ -618,6 +697,31 @@ fn tileset_kind(ts: &Tileset, index: usize) -> Result<SetKind> {
         }),
         _ => Ok(SetKind::Other),
     }
+}
+
+/// The WWD tile ids by local id of a sparse image set's tileset ([`TILE_ID_PROPERTY`]); `None`
+/// when no tile carries one.
+fn sparse_ids(ts: &Tileset, index: usize) -> Result<Option<BTreeMap<u32, u16>>> {
+    let mut ids = BTreeMap::new();
+    for t in &ts.tiles {
+        let path = format!("tilesets[{index}] {:?} tile {}", ts.name, t.id);
+        let Some(id) = t
+            .properties
+            .get_int(TILE_ID_PROPERTY)
+            .map_err(|e| prop_err(&path, e))?
+        else {
+            continue;
+        };
+        let id = u16::try_from(id).map_err(|_| {
+            Error::malformed(
+                F,
+                at(&path),
+                format!("{TILE_ID_PROPERTY} {id} is not a WWD tile id (0..=65535)"),
+            )
+        })?;
+        ids.insert(t.id, id);
+    }
+    Ok((!ids.is_empty()).then_some(ids))
 }
 
 fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
@@ -774,6 +878,7 @@ fn plane_from(
     index: usize,
     layer_index: usize,
     kinds: &[(u32, u32, SetKind)],
+    remaps: &[BTreeMap<u32, u16>],
 ) -> Result<Plane> {
     let path = format!("layers[{layer_index}] {:?}", layer.name);
     let p = Props {
@@ -885,14 +990,23 @@ fn plane_from(
                 ));
             }
             Some((_, _, SetKind::Fill)) => TILE_FILL,
-            Some((first, _, SetKind::Image { plane, set })) if plane == index => {
-                let id = u16::try_from(gid - first).map_err(|_| {
-                    Error::malformed(
-                        F,
-                        at(cell()),
-                        format!("tile id {} is over 65535", gid - first),
-                    )
-                })?;
+            Some((first, _, SetKind::Image { plane, set, remap })) if plane == index => {
+                let local = gid - first;
+                let id = match remap.and_then(|r| remaps.get(r)) {
+                    Some(ids) => ids.get(&local).copied().ok_or_else(|| {
+                        Error::malformed(
+                            F,
+                            at(cell()),
+                            format!(
+                                "tile {local} of a sparse image set's tileset has no \
+                                 {TILE_ID_PROPERTY:?} property naming its WWD tile id"
+                            ),
+                        )
+                    })?,
+                    None => u16::try_from(local).map_err(|_| {
+                        Error::malformed(F, at(cell()), format!("tile id {local} is over 65535"))
+                    })?,
+                };
                 Tile::Image { set, id }.to_raw()
             }
             Some((_, _, SetKind::Image { plane, .. })) => {
@@ -1045,9 +1159,17 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
     let mut warnings = Vec::new();
     let header = header_from(&map.properties)?;
     let mut kinds = Vec::with_capacity(map.tilesets.len());
+    let mut remaps: Vec<BTreeMap<u32, u16>> = Vec::new();
     let mut tile_properties = None;
     for (i, ts) in map.tilesets.iter().enumerate() {
-        kinds.push((ts.first_gid, ts.tile_count, tileset_kind(ts, i)?));
+        let mut kind = tileset_kind(ts, i)?;
+        if let SetKind::Image { remap, .. } = &mut kind
+            && let Some(ids) = sparse_ids(ts, i)?
+        {
+            *remap = Some(remaps.len());
+            remaps.push(ids);
+        }
+        kinds.push((ts.first_gid, ts.tile_count, kind));
         if tile_properties.is_none() && ts.properties.get("wwd_tp_unknown1").is_some() {
             tile_properties = Some(tile_records(ts, i)?);
         }
@@ -1057,7 +1179,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
     for (li, layer) in map.layers.iter().enumerate() {
         match layer {
             Layer::Tiles(t) => {
-                let plane = plane_from(t, planes.len(), li, &kinds)?;
+                let plane = plane_from(t, planes.len(), li, &kinds, &remaps)?;
                 planes.push(plane);
             }
             Layer::Objects(g) => groups.push((li, g)),
