@@ -278,3 +278,62 @@ fn malformed_maps_give_errors_naming_the_place() {
     let e = err(&m);
     assert!(e.contains("Windows-1252"), "{e}");
 }
+
+/// One cell naming tile 65535 (the hostile `tileset-amplification` WWDs) made a tileset of 65,536
+/// tiles and an 8192 x 8192 atlas; the tileset of a sparse image set holds only the tiles used,
+/// each with its WWD id, and the level comes back exactly. Dense levels keep one tile per id.
+#[test]
+fn sparse_image_sets_hold_only_the_tiles_used_and_come_back_exactly() {
+    for (name, level) in levels() {
+        let (map, _) = wwd::to_tilemap(&level);
+        for ts in &map.tilesets {
+            assert!(
+                wwd::sparse_tile_ids(ts).is_none(),
+                "{name}: {} is sparse",
+                ts.name
+            );
+        }
+    }
+    for mut level in [wwd::samples::claw_like(), wwd::samples::gruntz_like()] {
+        let plane = level
+            .planes
+            .iter()
+            .position(|p| !p.tiles.is_empty())
+            .unwrap();
+        let tiles = &mut level.planes[plane].tiles;
+        let last = tiles.len() - 1;
+        tiles[last] = Tile::Image { set: 0, id: 0xFFFF }.to_raw();
+        tiles[0] = Tile::Image { set: 0, id: 40000 }.to_raw();
+        let (map, _) = wwd::to_tilemap(&level);
+        let plane_sets: Vec<_> = map
+            .tilesets
+            .iter()
+            .filter(|t| wwd::sparse_tile_ids(t).is_some())
+            .collect();
+        assert_eq!(plane_sets.len(), 1);
+        let ids = wwd::sparse_tile_ids(plane_sets[0]).unwrap();
+        assert!(
+            plane_sets[0].tile_count < 2048,
+            "{}",
+            plane_sets[0].tile_count
+        );
+        assert_eq!(plane_sets[0].tile_count as usize, ids.len());
+        assert!(ids.contains_key(&0xFFFF) && ids.contains_key(&40000));
+        assert_eq!(without_source(back(&map)), without_source(level.clone()));
+        // A tile that lost its id is an error naming it.
+        let mut broken = map.clone();
+        let ts = broken
+            .tilesets
+            .iter_mut()
+            .find(|t| wwd::sparse_tile_ids(t).is_some())
+            .unwrap();
+        let tile = ts
+            .tiles
+            .iter_mut()
+            .find(|t| t.properties.get(wwd::TILE_ID_PROPERTY).is_some())
+            .unwrap();
+        tile.properties = levelkit::tilemap::Properties::new();
+        let err = wwd::from_tilemap(&broken).unwrap_err().to_string();
+        assert!(err.contains(wwd::TILE_ID_PROPERTY), "{err}");
+    }
+}
