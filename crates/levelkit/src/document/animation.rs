@@ -425,7 +425,7 @@ fn frame_sprite(
 
 /// An ANI animation as `format` (GIF or PNG) with its image set's frames: PIDs (with their own
 /// palette, else [`Options::palette`], else the game's beside them) or PNGs, from
-/// [`Options::frames`], else found by the ANI's place ([`frame_sources`]). Frames that are
+/// [`Options::frames`], else found by the ANI's place (see the module docs). Frames that are
 /// missing are drawn as placeholders, with a warning.
 pub fn ani(
     a: &Ani,
