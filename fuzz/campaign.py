@@ -96,24 +96,38 @@ def seed(target, files):
 
 
 def run(target, seconds, env):
+    """Fuzz `target` for `seconds` of wall time. libFuzzer stops at its first finding; the run
+    is started again (the corpus kept) until the time is spent, so one finding does not end a
+    long run."""
     artifacts = FUZZ / "artifacts" / target
     before = set(artifacts.glob("*")) if artifacts.is_dir() else set()
-    cmd = [
-        "cargo", "fuzz", "run", "--fuzz-dir", str(FUZZ), target, "--",
-        f"-max_total_time={seconds}", "-max_len=262144", "-rss_limit_mb=2048",
-        "-timeout=10", "-print_final_stats=1",
-    ]
     started = time.monotonic()
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    runs, cov, exits, logs = 0, None, [], []
+    while True:
+        left = round(seconds - (time.monotonic() - started))
+        if left < 5:
+            break
+        cmd = [
+            "cargo", "fuzz", "run", "--fuzz-dir", str(FUZZ), target, "--",
+            f"-max_total_time={left}", "-max_len=262144", "-rss_limit_mb=2048",
+            "-timeout=10", "-print_final_stats=1",
+        ]
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        log = proc.stdout + proc.stderr
+        logs.append(log)
+        exits.append(proc.returncode)
+        done = re.findall(r"stat::number_of_executed_units:\s*(\d+)", log)
+        runs += int(done[-1]) if done else 0
+        found = re.findall(r"cov: (\d+)", log)
+        cov = int(found[-1]) if found else cov
+        if proc.returncode == 0 or len(exits) >= 20:
+            break
     wall = time.monotonic() - started
-    log = proc.stdout + proc.stderr
     (FUZZ / "artifacts").mkdir(exist_ok=True)
     # cargo-fuzz prints a failing input's bytes as one huge line: keep the rest.
+    log = "\n".join(logs)
     kept = "\n".join(l if len(l) < 4000 else l[:200] + " …" for l in log.splitlines())
     (FUZZ / "artifacts" / f"{target}.log").write_text(kept[-400000:])
-    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", log)
-    runs = int(runs[-1]) if runs else 0
-    cov = re.findall(r"cov: (\d+)", log)
     after = set(artifacts.glob("*")) if artifacts.is_dir() else set()
     found = sorted(str(p.relative_to(ROOT)) for p in after - before)
     return {
@@ -121,8 +135,9 @@ def run(target, seconds, env):
         "seconds": round(wall),
         "runs": runs,
         "runs_per_s": round(runs / wall, 1) if wall else 0,
-        "coverage": int(cov[-1]) if cov else None,
-        "exit": proc.returncode,
+        "coverage": cov,
+        "exit": max(exits) if exits else None,
+        "starts": len(exits),
         "findings": found,
     }
 
@@ -142,17 +157,19 @@ def main():
     files = list(seed_files())
     subprocess.run(["cargo", "fuzz", "build", "--fuzz-dir", str(FUZZ)], cwd=ROOT, env=env,
                    check=True)
-    report = []
+    # One entry per target: a run replaces that target's earlier entry, others are kept.
+    path = FUZZ / "campaign-report.json"
+    report = json.loads(path.read_text()) if path.is_file() else []
     for target in targets:
         seeds = seed(target, files)
         result = run(target, args.seconds, env)
         result["seeds"] = seeds
-        report.append(result)
+        report = [r for r in report if r["target"] != target] + [result]
         print(f"{target:14} {result['seconds']:6} s {result['runs']:10} runs "
               f"{result['runs_per_s']:9} runs/s  seeds {seeds:4}  exit {result['exit']}  "
               f"findings {len(result['findings'])}", flush=True)
-        (FUZZ / "campaign-report.json").write_text(json.dumps(report, indent=2))
-    return 1 if any(r["findings"] for r in report) else 0
+        path.write_text(json.dumps(report, indent=2))
+    return 1 if any(r["findings"] for r in report if r["target"] in targets) else 0
 
 
 if __name__ == "__main__":

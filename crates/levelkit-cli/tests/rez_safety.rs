@@ -3,9 +3,9 @@
 //! (symbolic links, stale temporary files of a killed run, a folder where a file goes).
 //!
 //! Each hostile case runs the binary under `ulimit -v 2000000` (2 GB of address space) and
-//! must finish within 5 s: the budget is the point, not only the exit code. Without
-//! `../shared` beside the workspace (or `sh` to set the limit) those cases print a `SKIP:` line
-//! and pass.
+//! must finish within 5 s ([`common::bounded`]): the budget is the point, not only the exit
+//! code. Without `../shared` beside the workspace (or `sh` to set the limit) those cases print a
+//! `SKIP:` line and pass. The other hostile cases are in `hostile.rs` and `view_server.rs`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,55 +13,10 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
-use common::{Run, levelkit, ok};
+use common::{bounded, hostile, levelkit, ok};
 use levelkit::formats::rez::Builder;
-
-/// Address space each hostile run may use, in KiB (`ulimit -v`).
-const MEMORY_KIB: u64 = 2_000_000;
-/// Wall-clock time each hostile run may take.
-const SECONDS: u64 = 5;
-
-/// A file of `../shared/hostile`, or `None` (with a `SKIP:` line) when it is not there.
-fn hostile(name: &str) -> Option<PathBuf> {
-    let path = common::root().join("../shared/hostile").join(name);
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!("SKIP: {} is not there; not run", path.display());
-        None
-    }
-}
-
-/// Run `levelkit args` in `dir` under the memory limit, asserting it ends in time.
-fn bounded(dir: &Path, args: &[&str]) -> Option<Run> {
-    if Command::new("sh").arg("-c").arg("true").status().is_err() {
-        eprintln!("SKIP: no sh to set `ulimit -v`; not run");
-        return None;
-    }
-    let started = Instant::now();
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {MEMORY_KIB} && exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_levelkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let took = started.elapsed();
-    let run = Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        took < Duration::from_secs(SECONDS),
-        "levelkit {args:?} took {took:?}\n{run:?}"
-    );
-    Some(run)
-}
 
 #[test]
 fn overlapping_entries_are_refused_at_the_output_budget() {

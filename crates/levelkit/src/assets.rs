@@ -119,6 +119,54 @@ pub fn base_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 
+/// The number an image file stands for in an image set: the last run of digits in its stem
+/// (`012.PID` -> 12, `FRAME001.PID` -> 1, `frame12.png` -> 12); `None` without digits.
+pub fn image_number(name: &str) -> Option<u32> {
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let end = stem.rfind(|c: char| c.is_ascii_digit())?.checked_add(1)?;
+    let start = stem
+        .get(..end)?
+        .rfind(|c: char| !c.is_ascii_digit())
+        .map_or(0, |i| i.saturating_add(1));
+    stem.get(start..end)?.parse().ok()
+}
+
+/// The images of an image set (the PIDs and PNGs of `dir` in `files`) by [`image_number`], as
+/// the names listed (without `dir`). A PID wins over a PNG of the same number (a folder
+/// `levelkit extract --to png` wrote next to the PIDs), else the lowest name; two files of one
+/// kind with one number are noted in `notes`. `None` when the folder is not there. The one
+/// rule for WWD tiles and object sprites and for ANI frames.
+pub fn numbered_images(
+    files: &dyn Assets,
+    dir: &str,
+    notes: &mut Vec<String>,
+) -> Option<BTreeMap<u32, String>> {
+    let (_, names) = files.list(dir)?;
+    let mut out: BTreeMap<u32, String> = BTreeMap::new();
+    for ext in [".PID", ".PNG"] {
+        let mut sorted: Vec<&String> = names
+            .iter()
+            .filter(|n| n.to_ascii_uppercase().ends_with(ext))
+            .collect();
+        sorted.sort();
+        for name in sorted {
+            let Some(number) = image_number(name) else {
+                continue;
+            };
+            match out.get(&number) {
+                Some(first) if first.to_ascii_uppercase().ends_with(ext) => notes.push(format!(
+                    "{first} and {name} are both image {number}; using the first"
+                )),
+                Some(_) => {}
+                None => {
+                    out.insert(number, name.clone());
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 /// Files held in memory, found by base name without regard to case (the folders a document
 /// names them in are ignored: the files dropped on a page have none). Every file is in the one
 /// folder `""`.
@@ -292,8 +340,43 @@ impl Assets for Folder {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn image_numbers_are_the_last_digits_of_the_stem() {
+        assert_eq!(image_number("012.PID"), Some(12));
+        assert_eq!(image_number("FRAME001.PID"), Some(1));
+        assert_eq!(image_number("frame12.png"), Some(12));
+        assert_eq!(image_number("3.Png"), Some(3));
+        assert_eq!(image_number("A2B.PID"), Some(2));
+        assert_eq!(image_number("ACTION.PID"), None);
+        assert_eq!(image_number("noext"), None);
+    }
+
+    #[test]
+    fn numbered_images_prefer_pids_then_the_first_name() {
+        let mut files = Dropped::default();
+        for name in [
+            "FRAME001.PID",
+            "001.png",
+            "2.png",
+            "FRAME002.png",
+            "cover.png",
+            "3.PCX",
+        ] {
+            files.add(name, vec![]);
+        }
+        let mut notes = Vec::new();
+        let images = numbered_images(&files, "", &mut notes).unwrap();
+        let got: Vec<(u32, &str)> = images.iter().map(|(n, s)| (*n, s.as_str())).collect();
+        assert_eq!(got, [(1, "FRAME001.PID"), (2, "2.png")]);
+        assert_eq!(
+            notes,
+            ["2.png and FRAME002.png are both image 2; using the first"]
+        );
+    }
 
     #[test]
     fn within_takes_parent_steps_off_its_folder() {

@@ -104,3 +104,81 @@ impl Budget {
         }
     }
 }
+
+impl Limits {
+    /// Refuse an export step (a picture's pixels, a texture, an encoded file, a JSON text) that
+    /// would allocate `bytes` for `what`, over [`Limits::max_alloc`]; checked before allocating.
+    pub fn check_export(&self, format: Format, bytes: u64, what: &str) -> Result<()> {
+        if bytes <= self.max_alloc as u64 {
+            return Ok(());
+        }
+        Err(Error::new(
+            format,
+            ErrorKind::LimitExceeded,
+            Location::default(),
+            format!(
+                "{what} would take {bytes} bytes of memory; the limit is {} \
+                 (a picture this large is refused rather than written)",
+                self.max_alloc
+            ),
+        ))
+    }
+
+    /// Check the RGBA pixels of a `width × height` picture (4 bytes each) against
+    /// [`Limits::check_export`].
+    pub fn check_picture(&self, format: Format, width: u64, height: u64, what: &str) -> Result<()> {
+        let bytes = width.saturating_mul(height).saturating_mul(4);
+        self.check_export(
+            format,
+            bytes,
+            &format!("{what} ({width} x {height} pixels in RGBA)"),
+        )
+    }
+
+    /// `value` as pretty JSON, refused once the text passes [`Limits::max_alloc`] (the JSON of
+    /// a large picture is a string of twice its bytes).
+    pub fn json_pretty<T: serde::Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Capped {
+            bytes: Vec::new(),
+            max: self.max_alloc,
+        };
+        match serde_json::to_writer_pretty(&mut out, value) {
+            Ok(()) => Ok(out.bytes),
+            Err(e) if e.is_io() => Err(Error::new(
+                Format::Json,
+                ErrorKind::LimitExceeded,
+                Location::default(),
+                format!(
+                    "the JSON text passes the limit of {} bytes of memory",
+                    self.max_alloc
+                ),
+            )),
+            Err(e) => Err(Error::new(
+                Format::Json,
+                ErrorKind::Malformed,
+                Location::default(),
+                e.to_string(),
+            )),
+        }
+    }
+}
+
+/// A growing buffer that fails a write past `max` bytes.
+struct Capped {
+    bytes: Vec<u8>,
+    max: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len().saturating_add(buf.len()) > self.max {
+            return Err(std::io::Error::other("over the memory limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

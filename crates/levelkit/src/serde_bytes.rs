@@ -13,13 +13,35 @@ fn from_hex<E: de::Error>(text: &str) -> Result<Vec<u8>, E> {
     ::hex::decode(text.as_bytes()).map_err(|e| E::custom(format!("not hex bytes: {e}")))
 }
 
+/// Bytes shown as lowercase hex, written in pieces: serde_json streams a `collect_str` into its
+/// output, so the JSON of a large picture never holds a second copy of it as one hex string.
+struct Hex<'a>(&'a [u8]);
+
+impl std::fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut text = [0u8; 8192];
+        for chunk in self.0.chunks(text.len() / 2) {
+            let out = text.get_mut(..chunk.len() * 2).unwrap_or_default();
+            ::hex::encode_to_slice(chunk, out).map_err(|_| std::fmt::Error)?;
+            f.write_str(std::str::from_utf8(out).map_err(|_| std::fmt::Error)?)?;
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for Hex<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// Bytes as one lowercase hex string.
 pub(crate) mod hex {
     use serde::{Deserialize, Deserializer, Serializer};
 
     /// Serialise.
     pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&::hex::encode(bytes))
+        s.collect_str(&super::Hex(bytes))
     }
 
     /// Deserialise.
@@ -36,7 +58,7 @@ pub(crate) mod opt_hex {
     /// Serialise.
     pub fn serialize<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
         match bytes {
-            Some(b) => s.serialize_some(&::hex::encode(b)),
+            Some(b) => s.serialize_some(&super::Hex(b)),
             None => s.serialize_none(),
         }
     }
@@ -54,7 +76,7 @@ pub(crate) mod hex_list {
 
     /// Serialise.
     pub fn serialize<S: Serializer>(list: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(list.iter().map(::hex::encode))
+        s.collect_seq(list.iter().map(|b| super::Hex(b)))
     }
 
     /// Deserialise.

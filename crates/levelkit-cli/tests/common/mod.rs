@@ -107,6 +107,54 @@ pub fn golden() -> PathBuf {
     root().join("tests/golden")
 }
 
+/// Address space each hostile run may use, in KiB (`ulimit -v`): 2 GB.
+pub const HOSTILE_MEMORY_KIB: u64 = 2_000_000;
+/// Wall-clock time each hostile run may take, in seconds.
+pub const HOSTILE_SECONDS: u64 = 5;
+
+/// A file of `../shared/hostile`, or `None` (with a `SKIP:` line) when it is not there.
+pub fn hostile(name: &str) -> Option<PathBuf> {
+    let path = root().join("../shared/hostile").join(name);
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!("SKIP: {} is not there; not run", path.display());
+        None
+    }
+}
+
+/// Run `levelkit args` in `dir` under `ulimit -v` [`HOSTILE_MEMORY_KIB`], asserting that it
+/// ends (not killed) within [`HOSTILE_SECONDS`]; `None` (with a `SKIP:` line) without `sh`.
+pub fn bounded<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Option<Run> {
+    if Command::new("sh").arg("-c").arg("true").status().is_err() {
+        eprintln!("SKIP: no sh to set `ulimit -v`; not run");
+        return None;
+    }
+    let started = std::time::Instant::now();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {HOSTILE_MEMORY_KIB} && exec \"$0\" \"$@\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_levelkit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let run = Run {
+        code: output.status.code().expect("exited, not killed"),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    let args: Vec<&OsStr> = args.iter().map(AsRef::as_ref).collect();
+    assert!(
+        took < std::time::Duration::from_secs(HOSTILE_SECONDS),
+        "levelkit {args:?} took {took:?}\n{run:?}"
+    );
+    Some(run)
+}
+
 /// A fresh temporary folder, removed when dropped.
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()

@@ -23,14 +23,12 @@
 //! chunk, so both give the same frames). Images that are missing are drawn as placeholders,
 //! with a warning.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 use super::options::{Converted, Failure, Options, find_image};
 use crate::anim::{Animation, Sprite};
 use crate::anim::{GifOptions, SheetExtras, SheetOptions, to_apng, to_gif, to_sprite_sheet_with};
-use crate::assets::Assets;
+use crate::assets::{Assets, numbered_images};
 use crate::codec::ExportFiles;
 use crate::error::{Error, Location, Result, Warning};
 use crate::formats::ani::{self, Ani};
@@ -94,11 +92,8 @@ fn check_sheet(format: Format, options: &Options<'_>) -> std::result::Result<(),
 
 /// A decoded picture as a sprite with its top-left corner at the origin.
 fn sprite(bytes: &[u8]) -> std::result::Result<Sprite, String> {
-    let img = image::load_from_memory(bytes)
-        .map_err(|e| e.to_string())?
-        .to_rgba8();
-    let (w, h) = img.dimensions();
-    Sprite::new(w, h, img.into_raw(), (0, 0))
+    let img = super::image::decode_rgba(bytes, None, &Limits::default())?;
+    Sprite::new(img.width, img.height, img.rgba, (0, 0))
         .ok_or_else(|| "the decoded pixels do not fit the image's size".to_owned())
 }
 
@@ -324,41 +319,6 @@ fn frame_sources<'a>(
     out
 }
 
-/// The frame files (PID or PNG) of `dir` in `files` by image number: the digits at the end of
-/// the file's stem; a PID wins over a PNG of the same number, else the first name.
-fn frame_files(files: &dyn Assets, dir: &str, notes: &mut Vec<String>) -> BTreeMap<u32, String> {
-    let mut names = files.list(dir).map(|(_, f)| f).unwrap_or_default();
-    names.sort_by_key(|n| (!n.to_ascii_uppercase().ends_with(".PID"), n.clone()));
-    let mut found: BTreeMap<u32, String> = BTreeMap::new();
-    for name in names {
-        let Some(number) = frame_number(&name) else {
-            continue;
-        };
-        if let Some(first) = found.get(&number) {
-            if first.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
-                == name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
-            {
-                notes.push(format!(
-                    "{first} and {name} are both image {number}; using the first"
-                ));
-            }
-            continue;
-        }
-        found.insert(number, name);
-    }
-    found
-}
-
-/// The image number of a frame file name (PID or PNG): the digits its stem ends with.
-pub fn frame_number(name: &str) -> Option<u32> {
-    let (stem, ext) = name.rsplit_once('.')?;
-    if !(ext.eq_ignore_ascii_case("png") || ext.eq_ignore_ascii_case("pid")) {
-        return None;
-    }
-    let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    stem.get(stem.len() - digits..)?.parse().ok()
-}
-
 /// The palette for frames without their own: [`Options::palette`], else the game's
 /// `PALETTES/MAIN.PAL` beside the image set (`LEVEL1/PALETTES/MAIN.PAL` for
 /// `LEVEL1/IMAGES/OFFICER/`, also up to three folders up from a `--frames` folder), noted.
@@ -439,7 +399,7 @@ pub fn ani(
     let sources = frame_sources(a, options, assets);
     let looked: Vec<String> = sources.iter().map(|(_, _, place)| place.clone()).collect();
     for (files, dir, place) in sources {
-        let images = frame_files(files, &dir, &mut notes);
+        let images = numbered_images(files, &dir, &mut notes).unwrap_or_default();
         if !images.is_empty() {
             if options.frames.is_none() {
                 notes.push(format!("frames from {place}"));
@@ -527,17 +487,5 @@ mod tests {
         );
         assert_eq!(place("STAND.ANI"), None);
         assert_eq!(place("ANIS"), None);
-    }
-
-    #[test]
-    fn frame_numbers_come_from_the_trailing_digits() {
-        assert_eq!(frame_number("FRAME001.PNG"), Some(1));
-        assert_eq!(frame_number("frame12.png"), Some(12));
-        assert_eq!(frame_number("007.png"), Some(7));
-        assert_eq!(frame_number("3.Png"), Some(3));
-        assert_eq!(frame_number("FRAME001.PID"), Some(1));
-        assert_eq!(frame_number("FRAME001.PCX"), None);
-        assert_eq!(frame_number("cover.png"), None);
-        assert_eq!(frame_number("noext"), None);
     }
 }

@@ -7,6 +7,7 @@ use super::Model;
 use crate::codec::Resolver;
 use crate::error::{Location, Severity, Warning};
 use crate::formats::{wad, wmp};
+use crate::limits::Limits;
 use crate::registry::Format;
 use crate::scene::{Scene, TextureSource};
 
@@ -47,7 +48,7 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
         wad_textures(level, scene, resolve, &mut found);
     }
     if matches!(model, Model::Wmp(_) | Model::Wmpb(_)) {
-        found.from_files = named_texture_files(scene, resolve);
+        found.from_files = named_texture_files(scene, resolve, model.format(), &mut found.warnings);
     }
     if let Model::Wdb(_) = model {
         found.from_files = vchat_side_files(scene, resolve);
@@ -58,9 +59,15 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
             continue;
         };
         let file = file_name(name);
-        let decoded = resolve(file).and_then(|bytes| decode_image(&bytes));
+        let decoded = resolve(file).map(|bytes| decode_image(&bytes));
         match decoded {
-            Some(img) => texture.source = pixels(img),
+            Some(Ok(img)) => texture.source = pixels(img),
+            Some(Err(e)) => found.warnings.push(Warning {
+                format: model.format(),
+                severity: Severity::Warning,
+                location: Location::path(format!("textures[{index}]")),
+                message: format!("texture {name:?}: {file} is not drawn: {e}"),
+            }),
             None => {
                 found.warnings.push(Warning {
                     format: model.format(),
@@ -94,7 +101,7 @@ fn vchat_side_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
         };
         let decoded = vchat_texture_places(adf.as_ref(), name)
             .into_iter()
-            .find_map(|path| resolve(&path).and_then(|b| decode_image(&b)));
+            .find_map(|path| resolve(&path).and_then(|b| decode_image(&b).ok()));
         if let Some(img) = decoded {
             texture.source = pixels(img);
             found += 1;
@@ -131,43 +138,51 @@ fn vchat_texture_places(adf: Option<&crate::formats::wdb::folder::Adf>, name: &s
 }
 
 /// Decoded pixels as a scene texture's source (RGBA).
-fn pixels(img: image::DynamicImage) -> TextureSource {
-    let rgba = img.to_rgba8();
+fn pixels(img: super::image::Decoded) -> TextureSource {
     TextureSource::Pixels {
-        width: rgba.width(),
-        height: rgba.height(),
+        width: img.width,
+        height: img.height,
         channels: 4,
-        data: rgba.into_raw(),
+        data: img.rgba,
     }
 }
 
-/// An image file's pixels, through the `image` crate; a GIF that it refuses because of a few
-/// stray bytes between the global colour table and the first block (52 textures of the public
-/// V-Chat worlds have `0d 00 00 00` there, which V-Chat skipped) is read without them.
-fn decode_image(bytes: &[u8]) -> Option<image::DynamicImage> {
-    if let Ok(img) = image::load_from_memory(bytes) {
-        return Some(img);
-    }
-    if !bytes.starts_with(b"GIF8") {
-        return None;
-    }
-    let flags = *bytes.get(10)?;
-    let table = if flags & 0x80 != 0 {
-        3usize << ((flags & 7) + 1)
-    } else {
-        0
+/// An image file's pixels ([`super::image::decode_rgba`], its size within the default
+/// [`Limits`]); a GIF that the `image` crate refuses because of a few stray bytes between the
+/// global colour table and the first block (52 textures of the public V-Chat worlds have
+/// `0d 00 00 00` there, which V-Chat skipped) is read without them.
+fn decode_image(bytes: &[u8]) -> Result<super::image::Decoded, String> {
+    let limits = Limits::default();
+    let first = match super::image::decode_rgba(bytes, None, &limits) {
+        Ok(img) => return Ok(img),
+        Err(e) => e,
     };
-    let start = 13usize.checked_add(table)?;
-    let tail = bytes.get(start..)?;
-    // At most 16 stray bytes, then an image descriptor or an extension.
-    let skip = tail
-        .iter()
-        .take(17)
-        .position(|&b| b == 0x2C || b == 0x21)
-        .filter(|&n| n > 0)?;
-    let mut fixed = bytes.get(..start)?.to_vec();
-    fixed.extend_from_slice(tail.get(skip..)?);
-    image::load_from_memory(&fixed).ok()
+    let fixed = || -> Option<Vec<u8>> {
+        if !bytes.starts_with(b"GIF8") {
+            return None;
+        }
+        let flags = *bytes.get(10)?;
+        let table = if flags & 0x80 != 0 {
+            3usize << ((flags & 7) + 1)
+        } else {
+            0
+        };
+        let start = 13usize.checked_add(table)?;
+        let tail = bytes.get(start..)?;
+        // At most 16 stray bytes, then an image descriptor or an extension.
+        let skip = tail
+            .iter()
+            .take(17)
+            .position(|&b| b == 0x2C || b == 0x21)
+            .filter(|&n| n > 0)?;
+        let mut fixed = bytes.get(..start)?.to_vec();
+        fixed.extend_from_slice(tail.get(skip..)?);
+        Some(fixed)
+    };
+    match fixed() {
+        Some(fixed) => super::image::decode_rgba(&fixed, None, &limits),
+        None => Err(first),
+    }
 }
 
 /// What a V-Chat world names that its folder lacks, once per file: each texture no candidate
@@ -243,24 +258,22 @@ fn wad_textures(
 pub const TEXTURE_EXTENSIONS: [&str; 5] = ["pcx", "bmp", "tga", "png", "jpg"];
 
 /// An image file's pixels as a WAD texture: PCX through levelkit's own reader, BMP, TGA, PNG and
-/// JPEG through the `image` crate (TGA has no magic, so the extension picks its decoder).
-pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Option<wad::WadTexture> {
+/// JPEG through [`super::image::decode_rgba`] (TGA has no magic, so the extension picks its
+/// decoder); both refuse a picture over the default [`Limits`].
+pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Result<wad::WadTexture, String> {
     let (width, height, rgba) = if ext.eq_ignore_ascii_case("pcx") {
         let img = crate::formats::pid::pcx::Pcx::read(bytes)
-            .ok()?
-            .to_rgba(None)
-            .ok()?;
+            .and_then(|p| p.to_rgba(None))
+            .map_err(|e| e.message)?;
         (img.width, img.height, img.rgba)
     } else {
-        let img = if ext.eq_ignore_ascii_case("tga") {
-            image::load_from_memory_with_format(bytes, image::ImageFormat::Tga).ok()?
-        } else {
-            image::load_from_memory(bytes).ok()?
-        };
-        let rgba = img.to_rgba8();
-        (rgba.width(), rgba.height(), rgba.into_raw())
+        let tga = ext
+            .eq_ignore_ascii_case("tga")
+            .then_some(image::ImageFormat::Tga);
+        let img = super::image::decode_rgba(bytes, tga, &Limits::default())?;
+        (img.width, img.height, img.rgba)
     };
-    Some(wad::WadTexture {
+    Ok(wad::WadTexture {
         name: name.to_owned(),
         width,
         height,
@@ -271,7 +284,12 @@ pub fn decode_texture_file(name: &str, ext: &str, bytes: &[u8]) -> Option<wad::W
 /// Materials of a 3D GameStudio level's scene that no WAD textured, textured from image files
 /// of their name (`brick` → `brick.pcx`, `BRICK.PCX`, … in [`TEXTURE_EXTENSIONS`] order) found
 /// with `resolve`; texture coordinates are rescaled to the image's size as for WAD textures.
-fn named_texture_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
+fn named_texture_files(
+    scene: &mut Scene,
+    resolve: Resolver<'_>,
+    format: Format,
+    warnings: &mut Vec<Warning>,
+) -> usize {
     let mut textures = Vec::new();
     for material in &scene.materials {
         let Some(name) = material.name.as_deref() else {
@@ -287,8 +305,21 @@ fn named_texture_files(scene: &mut Scene, resolve: Resolver<'_>) -> usize {
                 format!("{}.{}", name.to_ascii_uppercase(), ext.to_ascii_uppercase()),
             ]
             .iter()
-            .find_map(|file| resolve(file_name(file)))
-            .and_then(|bytes| decode_texture_file(name, ext, &bytes))
+            .find_map(|file| resolve(file_name(file)).map(|bytes| (file.clone(), bytes)))
+            .and_then(
+                |(file, bytes)| match decode_texture_file(name, ext, &bytes) {
+                    Ok(texture) => Some(texture),
+                    Err(e) => {
+                        warnings.push(Warning {
+                            format,
+                            severity: Severity::Warning,
+                            location: Location::path(format!("materials.{name}")),
+                            message: format!("texture file {file} is not drawn: {e}"),
+                        });
+                        None
+                    }
+                },
+            )
         });
         textures.extend(found);
     }

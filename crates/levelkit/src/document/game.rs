@@ -216,21 +216,15 @@ pub fn graal_npc_art(
 const MAX_PICTURE_PIXELS: u64 = 1 << 24;
 
 fn decode_picture(bytes: &[u8]) -> Option<Image> {
-    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
-        .with_guessed_format()
-        .ok()?;
-    let mut limits = image::Limits::default();
-    limits.max_alloc = Some(MAX_PICTURE_PIXELS * 8);
-    reader.limits(limits);
-    let (w, h) = reader.into_dimensions().ok()?;
-    if u64::from(w) * u64::from(h) > MAX_PICTURE_PIXELS {
-        return None;
-    }
-    let img = image::load_from_memory(bytes).ok()?.to_rgba8();
+    let limits = crate::limits::Limits {
+        max_alloc: usize::try_from(MAX_PICTURE_PIXELS * 4).ok()?,
+        ..crate::limits::Limits::default()
+    };
+    let img = super::image::decode_rgba(bytes, None, &limits).ok()?;
     Some(Image {
-        width: img.width(),
-        height: img.height(),
-        rgba: img.into_raw(),
+        width: img.width,
+        height: img.height,
+        rgba: img.rgba,
         columns: 0,
     })
 }

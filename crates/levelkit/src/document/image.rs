@@ -80,3 +80,53 @@ pub fn from_png(
         )),
     }
 }
+
+/// A picture file decoded to RGBA.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The pixels, 4 bytes each, rows top to bottom.
+    pub rgba: Vec<u8>,
+    /// The colour type the file had before it became RGBA.
+    pub color: image::ColorType,
+}
+
+/// Decode an image file (PNG, BMP, GIF, JPEG, TGA, as the `image` crate reads them; `format`
+/// picks the decoder where the bytes have no magic, as TGA) to RGBA, with its size checked
+/// against [`Limits::check_picture`] from the header before any pixel is decoded. The one
+/// decoder of every picture beside a document: textures, tiles, sprites, NPC images, frames.
+pub fn decode_rgba(
+    bytes: &[u8],
+    format: Option<image::ImageFormat>,
+    limits: &Limits,
+) -> std::result::Result<Decoded, String> {
+    let reader = || -> std::result::Result<_, String> {
+        let cursor = std::io::Cursor::new(bytes);
+        let mut reader = match format {
+            Some(f) => image::ImageReader::with_format(cursor, f),
+            None => image::ImageReader::new(cursor)
+                .with_guessed_format()
+                .map_err(|e| e.to_string())?,
+        };
+        let mut image_limits = image::Limits::default();
+        image_limits.max_alloc = Some(limits.max_alloc as u64);
+        reader.limits(image_limits);
+        Ok(reader)
+    };
+    let (width, height) = reader()?.into_dimensions().map_err(|e| e.to_string())?;
+    limits
+        .check_picture(Format::Png, width.into(), height.into(), "the picture")
+        .map_err(|e| e.message)?;
+    let decoded = reader()?.decode().map_err(|e| e.to_string())?;
+    let color = decoded.color();
+    let rgba = decoded.into_rgba8();
+    Ok(Decoded {
+        width: rgba.width(),
+        height: rgba.height(),
+        rgba: rgba.into_raw(),
+        color,
+    })
+}

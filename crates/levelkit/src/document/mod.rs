@@ -432,14 +432,19 @@ impl Model {
 
     /// The lossless JSON document.
     pub fn to_json(&self) -> Result<Vec<u8>> {
-        serde_json::to_vec_pretty(self).map_err(|e| {
-            Error::new(
-                Format::Json,
-                ErrorKind::Malformed,
-                Location::default(),
-                e.to_string(),
-            )
-        })
+        let limits = Limits::default();
+        // A picture's pixels are a hex string of twice their bytes: refused before writing.
+        let pixels = match self {
+            Model::Pid(p) => p.pixels.len(),
+            Model::Pcx(p) => p.scanlines.len(),
+            _ => 0,
+        };
+        limits.check_export(
+            Format::Json,
+            (pixels as u64).saturating_mul(2),
+            "the JSON text of the pixels (two hex digits a byte)",
+        )?;
+        limits.json_pretty(self)
     }
 
     /// Parse a lossless JSON document.

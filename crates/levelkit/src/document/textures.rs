@@ -69,20 +69,16 @@ impl Asset {
             name.rsplit_once('.')
                 .and_then(|(_, e)| image::ImageFormat::from_extension(e))
         });
-        let decoded = match format {
-            Some(f) => image::load_from_memory_with_format(bytes, f),
-            None => image::load_from_memory(bytes),
-        }
-        .map_err(|e| {
+        let decoded = super::image::decode_rgba(bytes, format, &crate::limits::Limits::default())
+            .map_err(|e| {
             Error::malformed(
                 Format::Png,
                 crate::Location::default(),
                 format!("{name}: not an image levelkit can read: {e}"),
             )
         })?;
-        let color = format!("{:?}", decoded.color());
-        let rgba = decoded.to_rgba8();
-        let (width, height) = rgba.dimensions();
+        let color = format!("{:?}", decoded.color);
+        let (width, height, rgba) = (decoded.width, decoded.height, decoded.rgba);
         let format_name = format.map_or("image", |f| {
             f.extensions_str().first().copied().unwrap_or("image")
         });
@@ -106,7 +102,7 @@ impl Asset {
                 name: name.to_owned(),
                 width,
                 height,
-                rgba: rgba.into_raw(),
+                rgba,
             }],
             file: None,
         })

@@ -24,8 +24,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::assets::Assets;
+use crate::assets::image_number;
 use crate::error::{Error, ErrorKind, Location, Result};
-use crate::formats::wwd::graphics::image_number;
 use crate::picture::{self as png, Image};
 use crate::registry::Format;
 use crate::tiled::TilesetImage;
@@ -76,13 +76,12 @@ fn malformed(message: String) -> Error {
 
 /// Decode an image file's bytes (PNG, BMP, GIF, JPEG, TGA) to RGBA; `name` is for the message.
 pub fn decode(bytes: &[u8], name: &str) -> Result<Image> {
-    let img = image::load_from_memory(bytes)
-        .map_err(|e| malformed(format!("{name}: not an image levelkit can read: {e}")))?
-        .to_rgba8();
+    let img = super::image::decode_rgba(bytes, None, &crate::limits::Limits::default())
+        .map_err(|e| malformed(format!("{name}: not an image levelkit can read: {e}")))?;
     Ok(Image {
-        width: img.width(),
-        height: img.height(),
-        rgba: img.into_raw(),
+        width: img.width,
+        height: img.height,
+        rgba: img.rgba,
         columns: 0,
     })
 }

@@ -169,8 +169,8 @@ pub fn encode_png(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
             &[keyword.as_bytes(), &[0, 0], &zlib(text.as_bytes())?],
         )?;
     }
-    let rows = filtered(image.pixels, stride, image.color)?;
-    data_chunks(&mut out, *b"IDAT", None, &zlib(&rows)?)?;
+    let stream = deflate_rows(image.pixels, stride, image.color)?;
+    data_chunks(&mut out, *b"IDAT", None, &stream)?;
     chunk(&mut out, *b"IEND", &[])?;
     Ok(out)
 }
@@ -217,7 +217,7 @@ pub fn encode_apng(
                 &[0, 0],
             ],
         )?;
-        let stream = zlib(&filtered(frame.rgba, stride, PngColor::Rgba)?)?;
+        let stream = deflate_rows(frame.rgba, stride, PngColor::Rgba)?;
         if i == 0 {
             data_chunks(&mut out, *b"IDAT", None, &stream)?;
         } else {
@@ -383,17 +383,19 @@ fn row_of(pixels: &[u8], stride: usize, y: usize) -> &[u8] {
         .unwrap_or_default()
 }
 
-/// The filtered rows of `pixels` (each row's filter type byte, then the row), filtered as
-/// [`choose_filter`] decides.
-fn filtered(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>, String> {
-    let height = pixels.len().checked_div(stride).unwrap_or(0);
-    let size = stride
-        .checked_add(1)
-        .and_then(|s| s.checked_mul(height))
-        .ok_or("the image is too large")?;
-    let mut out = Vec::with_capacity(size);
+/// Filtered rows are handed to the deflater in pieces of about this many bytes.
+const PIECE: usize = 256 * 1024;
+
+/// The filtered rows of `pixels` (each row's filter type byte, then the row, filtered as
+/// [`choose_filter`] decides) as one zlib stream at [`LEVEL`]. The rows are filtered and
+/// deflated a piece at a time, so the memory it takes is the compressed stream, not a filtered
+/// copy of the image and a worst-case output buffer beside it; the stream is the one a single
+/// call over all the rows gives (a test holds it to that).
+fn deflate_rows(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>, String> {
     let filtering = choose_filter(pixels, stride, color);
     let mut scratch = Scratch::new(stride);
+    let mut z = Zlib::new();
+    let mut piece = Vec::with_capacity(PIECE.saturating_add(stride).saturating_add(1));
     let mut prev: Option<&[u8]> = None;
     for row in pixels.chunks_exact(stride.max(1)) {
         filter_row(
@@ -402,11 +404,64 @@ fn filtered(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>, St
             color.samples(),
             filtering,
             &mut scratch,
-            &mut out,
+            &mut piece,
         );
         prev = Some(row);
+        if piece.len() >= PIECE {
+            z.push(&piece, zlib_rs::DeflateFlush::NoFlush)?;
+            piece.clear();
+        }
     }
-    Ok(out)
+    z.push(&piece, zlib_rs::DeflateFlush::Finish)?;
+    Ok(z.out)
+}
+
+/// A zlib stream at [`LEVEL`] written as its input arrives.
+struct Zlib {
+    z: zlib_rs::Deflate,
+    out: Vec<u8>,
+    buf: Vec<u8>,
+}
+
+impl Zlib {
+    fn new() -> Self {
+        Zlib {
+            z: zlib_rs::Deflate::new_with_config(zlib_rs::DeflateConfig {
+                level: LEVEL,
+                ..zlib_rs::DeflateConfig::default()
+            }),
+            out: Vec::new(),
+            buf: vec![0; 64 * 1024],
+        }
+    }
+
+    /// Deflate all of `input`; with `Finish`, end the stream.
+    fn push(&mut self, mut input: &[u8], flush: zlib_rs::DeflateFlush) -> Result<(), String> {
+        loop {
+            let (read, written) = (self.z.total_in(), self.z.total_out());
+            let status = self
+                .z
+                .compress(input, &mut self.buf, flush)
+                .map_err(|e| format!("deflate failed ({e:?})"))?;
+            let consumed = usize::try_from(self.z.total_in().wrapping_sub(read))
+                .map_err(|_| "deflate read too much")?;
+            let produced = usize::try_from(self.z.total_out().wrapping_sub(written))
+                .map_err(|_| "deflate wrote too much")?;
+            self.out
+                .extend_from_slice(self.buf.get(..produced).ok_or("deflate wrote too much")?);
+            input = input.get(consumed..).ok_or("deflate read too much")?;
+            let done = match flush {
+                zlib_rs::DeflateFlush::Finish => status == zlib_rs::Status::StreamEnd,
+                _ => input.is_empty() && produced < self.buf.len(),
+            };
+            if done {
+                return Ok(());
+            }
+            if consumed == 0 && produced == 0 {
+                return Err(format!("deflate made no progress ({status:?})"));
+            }
+        }
+    }
 }
 
 /// The four filtered candidates of a row, reused from row to row.
@@ -610,6 +665,52 @@ mod tests {
             assert_eq!((info.width, info.height), (w, h));
             assert_eq!(decoded, pixels, "{w} x {h} {color:?}");
             assert_eq!(bytes, encode_png(&image).unwrap());
+        }
+    }
+
+    /// The stream deflated in one call over all the filtered rows, as before rows were
+    /// deflated a piece at a time.
+    fn one_call(pixels: &[u8], stride: usize, color: PngColor) -> Vec<u8> {
+        let filtering = choose_filter(pixels, stride, color);
+        let mut scratch = Scratch::new(stride);
+        let mut rows = Vec::new();
+        let mut prev: Option<&[u8]> = None;
+        for row in pixels.chunks_exact(stride) {
+            filter_row(
+                row,
+                prev,
+                color.samples(),
+                filtering,
+                &mut scratch,
+                &mut rows,
+            );
+            prev = Some(row);
+        }
+        zlib(&rows).unwrap()
+    }
+
+    #[test]
+    fn rows_deflated_in_pieces_are_the_one_call_stream() {
+        let mut cases = pictures();
+        // Larger than a piece, with rows that cross piece boundaries, in noise and in flat
+        // colour.
+        let (w, h) = (1021u32, 700u32);
+        let mut seed = 12345u32;
+        let noise: Vec<u8> = (0..w * h * 4)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                (seed >> 24) as u8
+            })
+            .collect();
+        cases.push((w, h, PngColor::Rgba, noise));
+        cases.push((w, h, PngColor::Indexed, vec![3u8; (w * h) as usize]));
+        for (w, h, color, pixels) in cases {
+            let stride = w as usize * color.samples();
+            assert_eq!(
+                deflate_rows(&pixels, stride, color).unwrap(),
+                one_call(&pixels, stride, color),
+                "{w} x {h} {color:?}"
+            );
         }
     }
 

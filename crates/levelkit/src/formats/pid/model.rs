@@ -226,6 +226,12 @@ impl Pid {
     /// the model.
     pub fn to_rgba(&self, palette: &Palette, transparency: Transparency) -> Result<RgbaImage> {
         self.check_pixel_count()?;
+        crate::limits::Limits::default().check_picture(
+            Format::Pid,
+            u64::from(self.width),
+            u64::from(self.height),
+            "the image",
+        )?;
         let mut lut = [[0u8; 4]; 256];
         for (i, slot) in (0..=255u8).zip(lut.iter_mut()) {
             let [r, g, b] = palette.color(i);

@@ -297,6 +297,12 @@ impl Pcx {
                 "the scanlines do not match the header's size",
             ));
         }
+        crate::limits::Limits::default().check_picture(
+            F,
+            u64::from(width),
+            u64::from(height),
+            "the image",
+        )?;
         let bpl = usize::from(self.header.bytes_per_line);
         let w = usize::try_from(width).unwrap_or(0).min(bpl);
         let mut rgba = Vec::with_capacity(self.scanlines.len().saturating_mul(4));

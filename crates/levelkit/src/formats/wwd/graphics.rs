@@ -56,36 +56,16 @@ fn join(dir: &str, name: &str) -> String {
     }
 }
 
-/// The number a file name stands for: the last run of digits in its stem (`012.PID` -> 12,
-/// `FRAME001.PID` -> 1).
-pub fn image_number(name: &str) -> Option<u32> {
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-    let end = stem.rfind(|c: char| c.is_ascii_digit())?.checked_add(1)?;
-    let start = stem
-        .get(..end)?
-        .rfind(|c: char| !c.is_ascii_digit())
-        .map_or(0, |i| i.saturating_add(1));
-    stem.get(start..end)?.parse().ok()
-}
-
-/// The PID images of a folder by number (the lowest-named file wins a tie).
+/// The images of an image set by number, as paths in `files` (see
+/// [`crate::assets::numbered_images`]).
 fn numbered_images(files: &dyn Assets, dir: &str) -> Option<BTreeMap<u32, String>> {
-    let (_, names) = files.list(dir)?;
-    let mut out = BTreeMap::new();
-    // PIDs first; PNGs (a folder `levelkit extract --to png` wrote) where no PID has the number.
-    for ext in [".PID", ".PNG"] {
-        let mut sorted: Vec<&String> = names
-            .iter()
-            .filter(|n| n.to_ascii_uppercase().ends_with(ext))
-            .collect();
-        sorted.sort();
-        for name in sorted {
-            if let Some(n) = image_number(name) {
-                out.entry(n).or_insert_with(|| join(dir, name));
-            }
-        }
-    }
-    Some(out)
+    let names = crate::assets::numbered_images(files, dir, &mut Vec::new())?;
+    Some(
+        names
+            .into_iter()
+            .map(|(n, name)| (n, join(dir, &name)))
+            .collect(),
+    )
 }
 
 /// One resolved image: its pixels (RGBA), its offset the top-left corner from the point the
@@ -462,10 +442,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_and_paths() {
-        assert_eq!(image_number("012.PID"), Some(12));
-        assert_eq!(image_number("FRAME001.PID"), Some(1));
-        assert_eq!(image_number("ACTION.PID"), None);
+    fn game_paths() {
         assert_eq!(game_path("\\LEVEL1\\TILES\\"), "LEVEL1/TILES");
     }
 }
