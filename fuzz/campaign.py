@@ -62,6 +62,10 @@ EXPORT_NAMES = [
 
 MAX_SEED = 1 << 20
 
+# Where the built targets are copied for the campaign.
+BUILT = FUZZ / "target" / "x86_64-unknown-linux-gnu" / "release"
+BIN = FUZZ / "target" / "campaign-bin"
+
 
 def seed_files():
     corpus = Path(os.environ.get("LEVELKIT_CORPUS") or SHARED / "corpus")
@@ -107,8 +111,11 @@ def run(target, seconds, env):
         left = round(seconds - (time.monotonic() - started))
         if left < 5:
             break
+        # The binary `cargo fuzz build` made, copied aside (see `main`): `cargo fuzz run` would
+        # build again whenever the sources changed since, on the fuzzing clock.
+        artifacts.mkdir(parents=True, exist_ok=True)
         cmd = [
-            "cargo", "fuzz", "run", "--fuzz-dir", str(FUZZ), target, "--",
+            str(BIN / target), str(FUZZ / "corpus" / target), f"-artifact_prefix={artifacts}/",
             f"-max_total_time={left}", "-max_len=262144", "-rss_limit_mb=2048",
             "-timeout=10", "-print_final_stats=1",
         ]
@@ -145,6 +152,8 @@ def run(target, seconds, env):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=int, default=600)
+    parser.add_argument("--report", type=Path, default=FUZZ / "campaign-report.json",
+                        help="the JSON report to update (one entry per target)")
     parser.add_argument("targets", nargs="*")
     args = parser.parse_args()
     targets = args.targets or list(SEEDS)
@@ -157,13 +166,17 @@ def main():
     files = list(seed_files())
     subprocess.run(["cargo", "fuzz", "build", "--fuzz-dir", str(FUZZ)], cwd=ROOT, env=env,
                    check=True)
+    BIN.mkdir(parents=True, exist_ok=True)
+    for target in targets:
+        shutil.copy2(BUILT / target, BIN / target)
     # One entry per target: a run replaces that target's earlier entry, others are kept.
-    path = FUZZ / "campaign-report.json"
-    report = json.loads(path.read_text()) if path.is_file() else []
+    path = args.report
     for target in targets:
         seeds = seed(target, files)
         result = run(target, args.seconds, env)
         result["seeds"] = seeds
+        # Read again: another campaign may share the report.
+        report = json.loads(path.read_text()) if path.is_file() else []
         report = [r for r in report if r["target"] != target] + [result]
         print(f"{target:14} {result['seconds']:6} s {result['runs']:10} runs "
               f"{result['runs_per_s']:9} runs/s  seeds {seeds:4}  exit {result['exit']}  "

@@ -18,8 +18,8 @@ use crate::tilemap::TileMap;
 type Gathered = (Vec<Option<Image>>, bool, Vec<(u32, PlacedImage)>);
 
 /// The pictures `map` (the tile map of `model`) is drawn with: one atlas per tileset (`None`
-/// where it is generated and `lazy`, to be made on first use), whether any is the user's or the
-/// game's, and the object images, from [`Options::tiles`], [`Options::game`] and the NPC
+/// where it is generated, made by the caller when it needs it; every one `None` when `lazy`
+/// and user tiles are given, loaded on first use), whether any is the user's or the game's, and the object images, from [`Options::tiles`], [`Options::game`] and the NPC
 /// pictures found by [`find_image`]; what was found and not is noted.
 fn gather(
     model: &Model,
@@ -29,39 +29,36 @@ fn gather(
     lazy: bool,
     notes: &mut Vec<String>,
 ) -> Result<Gathered> {
+    let found = |tiles: Option<&Tiles<'_>>| -> Result<(Vec<Option<Image>>, bool)> {
+        let atlases = map
+            .tilesets
+            .iter()
+            .enumerate()
+            .map(|(i, ts)| tiles::found_atlas(ts, i, tiles))
+            .collect::<Result<Vec<_>>>()?;
+        let any = atlases.iter().any(Option::is_some);
+        Ok((atlases, any))
+    };
     let (mut atlases, mut user_tiles) = match (model, options.tiles.as_ref()) {
         // A Tiled map draws with the images it references (relative to its folder).
         (Model::Tiled(doc), None) => {
             let mut found = tiles::referenced(&doc.options.tileset_images, assets);
             let any = !found.is_empty();
-            let mut atlases = Vec::with_capacity(map.tilesets.len());
-            for (i, ts) in map.tilesets.iter().enumerate() {
-                atlases.push(match found.remove(&i) {
-                    Some(image) => Some(image),
-                    None if lazy => None,
-                    None => Some(png::tileset_image(ts)?),
-                });
-            }
+            let atlases = (0..map.tilesets.len()).map(|i| found.remove(&i)).collect();
             (atlases, any)
         }
         // Without user tiles, an atlas named after a tileset's image set beside the document
-        // (Graal's `pics1.png`) draws it; other tilesets are generated (made on first use when
-        // `lazy`).
-        (_, None) => {
-            let beside = Tiles::Optional(assets);
-            let mut any = false;
-            let mut atlases = Vec::with_capacity(map.tilesets.len());
-            for (i, ts) in map.tilesets.iter().enumerate() {
-                let (image, user) = tiles::atlas(ts, i, Some(&beside))?;
-                any |= user;
-                atlases.push((user || !lazy).then_some(image));
-            }
-            (atlases, any)
-        }
+        // (Graal's `pics1.png`) draws it; other tilesets are generated.
+        (_, None) => found(Some(&Tiles::Optional(assets)))?,
         (_, _) if lazy => (vec![None; map.tilesets.len()], false),
         (_, tiles) => {
-            let (atlases, any) = tiles::atlases(map, tiles)?;
-            (atlases.into_iter().map(Some).collect(), any)
+            let (atlases, any) = found(tiles)?;
+            if let Some(name) = tiles.and_then(Tiles::name)
+                && !any
+            {
+                return Err(tiles::none_found(name, map));
+            }
+            (atlases, any)
         }
     };
     let mut sprites = Vec::new();
@@ -178,11 +175,19 @@ pub fn map_conversion(
         };
         return Ok(Converted::of(main));
     }
-    let atlases = atlases
-        .into_iter()
-        .zip(&map.tilesets)
-        .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
-        .collect::<Result<Vec<_>>>()?;
+    if target != Format::Png {
+        // Each generated atlas is made, encoded and dropped in turn.
+        return tiled_files(map, target, atlases, &sprites, options.stem());
+    }
+    // A preview draws generated tiles its own way unless some are the user's.
+    let atlases = match user_tiles {
+        true => atlases
+            .into_iter()
+            .zip(&map.tilesets)
+            .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
+            .collect::<Result<Vec<_>>>()?,
+        false => Vec::new(),
+    };
     let art = MapArt {
         atlases,
         user_tiles,
@@ -234,10 +239,29 @@ pub fn map_files(
         let image = png::render(map, &options)?;
         return Ok(Converted::of(png::encode_png(&image)?));
     }
+    let atlases = art.atlases.into_iter().map(Some).collect();
+    tiled_files(map, format, atlases, &art.sprites, stem)
+}
+
+/// A tile map as a Tiled map (TMX or TMJ) with its tileset images as side files
+/// `<stem>.tileset<i>.png` (`None`: generated here, each made, encoded and dropped before the
+/// next) and its object images; with no `stem`, the map alone.
+fn tiled_files(
+    map: &TileMap,
+    format: Format,
+    atlases: Vec<Option<Image>>,
+    sprites: &[(u32, PlacedImage)],
+    stem: Option<&str>,
+) -> Result<Converted> {
     let mut options = tiled::TiledOptions::default();
     let mut side = Vec::new();
     if let Some(stem) = stem {
-        for (index, image) in art.atlases.iter().enumerate() {
+        for (index, (atlas, ts)) in atlases.into_iter().zip(&map.tilesets).enumerate() {
+            let image = match atlas {
+                Some(image) => image,
+                None => png::tileset_image(ts)?,
+            };
+            let image = &image;
             let name = format!("{stem}.tileset{index}.png");
             let entry = tiled::TilesetImage {
                 path: name.clone(),
@@ -256,11 +280,10 @@ pub fn map_files(
     // Object images: a collection-of-images tileset, one PNG a distinct image.
     let mut with_sprites = None;
     if let Some(stem) = stem
-        && !art.sprites.is_empty()
+        && !sprites.is_empty()
     {
         let mut m = map.clone();
-        if let Some((index, images)) = super::game::attach_sprites(&mut m, "sprites", &art.sprites)
-        {
+        if let Some((index, images)) = super::game::attach_sprites(&mut m, "sprites", sprites) {
             let mut tiles = BTreeMap::new();
             for (id, image) in (0u32..).zip(&images) {
                 let name = format!("{stem}.sprites/{id}.png");

@@ -153,14 +153,23 @@ fn files_of(assets: &dyn Assets, dir: &str) -> (BTreeMap<String, String>, Vec<St
 /// The image of the tileset at `index`: the user's graphics where `tiles` has them, generated
 /// ones elsewhere; with whether they were the user's.
 pub fn atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Result<(Image, bool)> {
+    match found_atlas(ts, index, tiles)? {
+        Some(image) => Ok((image, true)),
+        None => Ok((png::tileset_image(ts)?, false)),
+    }
+}
+
+/// The user's graphics for the tileset at `index` where `tiles` has them; `None` where its
+/// image is generated ([`png::tileset_image`], made by the caller when it needs it).
+pub fn found_atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Result<Option<Image>> {
     let (assets, required) = match tiles {
-        None => return Ok((png::tileset_image(ts)?, false)),
+        None => return Ok(None),
         Some(Tiles::Image { name, bytes }) => {
-            return Ok(if index == 0 {
-                (with_columns(decode(bytes, name)?, ts, name)?, true)
+            return if index == 0 {
+                Ok(Some(with_columns(decode(bytes, name)?, ts, name)?))
             } else {
-                (png::tileset_image(ts)?, false)
-            });
+                Ok(None)
+            };
         }
         Some(Tiles::Folder { files, .. }) => (*files, true),
         Some(Tiles::Optional(files)) => (*files, false),
@@ -174,13 +183,13 @@ pub fn atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Result<(I
     if let Some((name, bytes)) = atlas {
         let image = decode(&bytes, &name).and_then(|image| with_columns(image, ts, &name));
         return match image {
-            Ok(image) => Ok((image, true)),
+            Ok(image) => Ok(Some(image)),
             Err(e) if required => Err(e),
-            Err(_) => Ok((png::tileset_image(ts)?, false)),
+            Err(_) => Ok(None),
         };
     }
     if !required {
-        return Ok((png::tileset_image(ts)?, false));
+        return Ok(None);
     }
     let (top, dirs) = files_of(assets, "");
     let mut numbered: BTreeMap<u32, String> = BTreeMap::new();
@@ -196,9 +205,9 @@ pub fn atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Result<(I
         }
     }
     if numbered.range(..ts.tile_count).next().is_some() {
-        Ok((compose(ts, &numbered, assets)?, true))
+        Ok(Some(compose(ts, &numbered, assets)?))
     } else {
-        Ok((png::tileset_image(ts)?, false))
+        Ok(None)
     }
 }
 

@@ -394,8 +394,12 @@ const PIECE: usize = 256 * 1024;
 fn deflate_rows(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>, String> {
     let filtering = choose_filter(pixels, stride, color);
     let mut scratch = Scratch::new(stride);
-    let mut z = Zlib::new();
-    let mut piece = Vec::with_capacity(PIECE.saturating_add(stride).saturating_add(1));
+    // The filtered rows: the pixels and a filter type byte a row.
+    let rows = pixels
+        .len()
+        .saturating_add(pixels.len().checked_div(stride).unwrap_or(0));
+    let mut z = Zlib::new(rows);
+    let mut piece = Vec::with_capacity(PIECE.saturating_add(stride).saturating_add(1).min(rows));
     let mut prev: Option<&[u8]> = None;
     for row in pixels.chunks_exact(stride.max(1)) {
         filter_row(
@@ -424,14 +428,15 @@ struct Zlib {
 }
 
 impl Zlib {
-    fn new() -> Self {
+    /// A stream for about `input` bytes (its output buffer no larger than they can need).
+    fn new(input: usize) -> Self {
         Zlib {
             z: zlib_rs::Deflate::new_with_config(zlib_rs::DeflateConfig {
                 level: LEVEL,
                 ..zlib_rs::DeflateConfig::default()
             }),
             out: Vec::new(),
-            buf: vec![0; 64 * 1024],
+            buf: vec![0; zlib_rs::compress_bound(input).clamp(64, 64 * 1024)],
         }
     }
 

@@ -438,6 +438,15 @@ impl Deflate {
         }
     }
 
+    /// Whether a Tiled map of the level carries these settings (the map property
+    /// [`super::DEFLATE_PROPERTY`]): all but the default, as the JSON form does. A compressed file's stream is
+    /// kept as read, without the level search (which needs reference zlib, not in every build),
+    /// so that every build writes the same map and a map written back unedited gives the file's
+    /// bytes, whichever tool deflated them.
+    pub fn worth_keeping(&self) -> bool {
+        !self.is_default()
+    }
+
     /// [`Deflate::settle`] by value.
     #[must_use]
     pub fn settled(mut self) -> Deflate {

@@ -263,6 +263,18 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
         source_format: F,
     };
     let mut map = map;
+    if wwd.compression.worth_keeping() {
+        match serde_json::to_string(&wwd.compression) {
+            Ok(json) => {
+                map.properties.string(DEFLATE_PROPERTY, json);
+            }
+            Err(e) => warnings.push(Warning::warning(
+                F,
+                Location::path("compression"),
+                format!("the file's compression settings could not be kept: {e}"),
+            )),
+        }
+    }
     if let Some(layout) = &wwd.layout {
         match serde_json::to_string(layout) {
             Ok(json) => {
@@ -315,6 +327,12 @@ pub fn sparse_tile_ids(ts: &Tileset) -> Option<BTreeMap<u32, u32>> {
         .collect();
     (!ids.is_empty()).then_some(ids)
 }
+
+/// Map property holding the main block's compression as JSON ([`Wwd::compression`], as in the
+/// level's JSON form) when it is not the editors' own ([`Deflate::worth_keeping`]): a community
+/// tool's level-9 stream, a stream kept byte for byte, a checksum that is not the editor's. The
+/// level written back from the map keeps the stream while its main block is unedited.
+pub const DEFLATE_PROPERTY: &str = "wwd_deflate";
 
 /// Map property holding a non-editor section layout as JSON ([`Wwd::layout`]).
 pub const LAYOUT_PROPERTY: &str = "wwd_layout";
@@ -1227,12 +1245,23 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
         Ok(None) => None,
         Err(e) => return Err(prop_err("map properties", e)),
     };
+    let compression = match map.properties.get_str(DEFLATE_PROPERTY) {
+        Ok(Some(json)) => serde_json::from_str::<Deflate>(json).map_err(|e| {
+            Error::malformed(
+                F,
+                at("map properties"),
+                format!("map property {DEFLATE_PROPERTY:?} is not a WWD compression: {e}"),
+            )
+        })?,
+        Ok(None) => Deflate::default(),
+        Err(e) => return Err(prop_err("map properties", e)),
+    };
     let mut wwd = Wwd {
         header,
         planes,
         tile_properties: tile_properties.unwrap_or_default(),
         layout,
-        compression: Deflate::default(),
+        compression,
         source: None,
     };
     if wwd.layout.is_some() && wwd.write().is_err() {
