@@ -417,3 +417,24 @@ fn a_damaged_zlib_stream_is_caught_by_its_header_or_adler32() {
         .unwrap_or_default();
     assert!(e.contains("Adler-32") || e.contains("ends"), "{e}");
 }
+
+#[test]
+fn an_uncompressed_files_own_checksum_is_kept_while_its_main_block_is_unedited() {
+    let (model, plain) = case_full();
+    assert!(!model.header.flags.contains(HeaderFlags::COMPRESS));
+    // Another tool's checksum (or a hand-edited file's): the games load it anyway.
+    let mut bytes = plain.clone();
+    bytes[0x2EC..0x2F0].copy_from_slice(&0x1234_5678u32.to_le_bytes());
+    let level = read(&bytes).unwrap();
+    assert_eq!(write(&level).unwrap(), bytes, "kept as read");
+    // Through JSON too (the reader's findings travel with the model).
+    let back: Wwd = serde_json::from_str(&serde_json::to_string(&level).unwrap()).unwrap();
+    assert_eq!(write(&back).unwrap(), bytes, "kept through JSON");
+    // An edit of the main block (a tile) gets the editor's checksum, as for any level.
+    let mut edited = level.clone();
+    edited.planes[0].tiles[0] ^= 1;
+    let out = write(&edited).unwrap();
+    let stored = u32::from_le_bytes(out[0x2EC..0x2F0].try_into().unwrap());
+    assert_eq!(stored, checksum(&out[1524..], None));
+    assert_ne!(stored, 0x1234_5678);
+}

@@ -39,8 +39,10 @@ pub struct Wwd {
     /// when it is (or settles to) the default, zlib level 6.
     #[serde(default, skip_serializing_if = "Deflate::is_default")]
     pub compression: Deflate,
-    /// What the reader found in the file's derived fields. The writer ignores it and computes
-    /// the values afresh; validation compares the two.
+    /// What the reader found in the file's derived fields. The writer computes the values
+    /// afresh, but for an uncompressed file keeps a stored checksum that is not the editor's
+    /// while the main block is unedited (a compressed file's is kept with its stream, in
+    /// [`Wwd::compression`]); validation compares the two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceInfo>,
 }

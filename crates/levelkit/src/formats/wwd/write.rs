@@ -116,6 +116,14 @@ pub fn write_with(wwd: &Wwd, options: &WriteOptions) -> Result<Vec<u8>> {
         Ok(out.into_inner())
     } else {
         let sum = checksum(image.get(HEADER_SIZE as usize..).unwrap_or(&[]), None);
+        // A stored checksum that is not the editor's (another tool's, or a hand-edited file) is
+        // kept while the main block is the one it was stored with.
+        let sum = match &wwd.source {
+            Some(s) if s.stored_checksum != s.computed_checksum && s.computed_checksum == sum => {
+                s.stored_checksum
+            }
+            _ => sum,
+        };
         let mut out = ByteWriter::from(std::mem::take(&mut image));
         out.patch_u32_le(0x2E8, 0);
         out.patch_u32_le(0x2EC, sum);
