@@ -430,6 +430,11 @@ fn an_uncompressed_files_own_checksum_is_kept_while_its_main_block_is_unedited()
     // Through JSON too (the reader's findings travel with the model).
     let back: Wwd = serde_json::from_str(&serde_json::to_string(&level).unwrap()).unwrap();
     assert_eq!(write(&back).unwrap(), bytes, "kept through JSON");
+    // And through a Tiled map (its `wwd_checksum` property).
+    let (map, _) = to_tilemap(&level);
+    assert!(map.properties.get_str(CHECKSUM_PROPERTY).unwrap().is_some());
+    let (from_map, _) = from_tilemap(&map).unwrap();
+    assert_eq!(write(&from_map).unwrap(), bytes, "kept through Tiled");
     // An edit of the main block (a tile) gets the editor's checksum, as for any level.
     let mut edited = level.clone();
     edited.planes[0].tiles[0] ^= 1;

@@ -785,7 +785,7 @@ pub struct Gap {
 }
 
 /// Facts about the file a model was read from: derived fields as stored, and what they should
-/// have been. The writer never uses these.
+/// have been. The writer uses only the checksums (see [`Wwd::source`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SourceInfo {

@@ -275,6 +275,19 @@ pub fn to_tilemap(wwd: &Wwd) -> (TileMap, Vec<Warning>) {
             )),
         }
     }
+    // An uncompressed file's own checksum (a compressed one's is in `wwd_deflate`).
+    if let Some(source) = &wwd.source
+        && !wwd.header.flags.contains(HeaderFlags::COMPRESS)
+        && source.stored_checksum != source.computed_checksum
+    {
+        map.properties.string(
+            CHECKSUM_PROPERTY,
+            format!(
+                "{:08x} {:08x}",
+                source.stored_checksum, source.computed_checksum
+            ),
+        );
+    }
     if let Some(layout) = &wwd.layout {
         match serde_json::to_string(layout) {
             Ok(json) => {
@@ -334,10 +347,45 @@ pub fn sparse_tile_ids(ts: &Tileset) -> Option<BTreeMap<u32, u32>> {
 /// level written back from the map keeps the stream while its main block is unedited.
 pub const DEFLATE_PROPERTY: &str = "wwd_deflate";
 
+/// Map property of an uncompressed level whose stored checksum is not the editor's: the stored
+/// and the editor's checksum of its main block, as two hex words. The level written back keeps
+/// the stored one while its main block is unedited (see [`Wwd::source`]).
+pub const CHECKSUM_PROPERTY: &str = "wwd_checksum";
+
 /// Map property holding a non-editor section layout as JSON ([`Wwd::layout`]).
 pub const LAYOUT_PROPERTY: &str = "wwd_layout";
 /// Suffix of the property that keeps a slot string's bytes after its NUL, as hex.
 pub const AFTER_NUL_SUFFIX: &str = "_after_nul";
+
+/// The checksums [`CHECKSUM_PROPERTY`] keeps, as the reader's findings.
+fn checksums(map: &TileMap) -> Result<Option<SourceInfo>> {
+    let Some(text) = map
+        .properties
+        .get_str(CHECKSUM_PROPERTY)
+        .map_err(|e| prop_err("map properties", e))?
+    else {
+        return Ok(None);
+    };
+    let words: Vec<Option<u32>> = text
+        .split_whitespace()
+        .map(|w| u32::from_str_radix(w, 16).ok())
+        .collect();
+    match words.as_slice() {
+        [Some(stored), Some(computed)] => Ok(Some(SourceInfo {
+            stored_checksum: *stored,
+            computed_checksum: *computed,
+            ..SourceInfo::default()
+        })),
+        _ => Err(Error::malformed(
+            F,
+            Location::path("map properties"),
+            format!(
+                "map property {CHECKSUM_PROPERTY:?} is {text:?}, not two hex words (the stored \
+                 checksum and the editor's)"
+            ),
+        )),
+    }
+}
 
 fn next_free_gid(tilesets: &[Tileset]) -> u32 {
     tilesets
@@ -1262,7 +1310,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
         tile_properties: tile_properties.unwrap_or_default(),
         layout,
         compression,
-        source: None,
+        source: checksums(map)?,
     };
     if wwd.layout.is_some() && wwd.write().is_err() {
         wwd.layout = None;
