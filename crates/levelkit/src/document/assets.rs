@@ -62,12 +62,18 @@ pub fn find_textures(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) ->
         let decoded = resolve(file).map(|bytes| decode_image(&bytes));
         match decoded {
             Some(Ok(img)) => texture.source = pixels(img),
-            Some(Err(e)) => found.warnings.push(Warning {
-                format: model.format(),
-                severity: Severity::Warning,
-                location: Location::path(format!("textures[{index}]")),
-                message: format!("texture {name:?}: {file} is not drawn: {e}"),
-            }),
+            Some(Err(e)) => {
+                found.warnings.push(Warning {
+                    format: model.format(),
+                    severity: Severity::Warning,
+                    location: Location::path(format!("textures[{index}]")),
+                    message: format!(
+                        "texture {name:?}: {file} is not drawn: {e}; left out (the material \
+                         keeps its name)"
+                    ),
+                });
+                missing.push(index);
+            }
             None => {
                 found.warnings.push(Warning {
                     format: model.format(),

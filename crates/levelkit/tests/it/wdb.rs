@@ -2180,3 +2180,39 @@ mod properties {
         }
     }
 }
+
+/// A texture whose file is there but does not decode (or is over the limits) is left out of the
+/// scene with a warning giving the reason, as a missing one is: no file reference is left for
+/// a viewer to fetch (the browser's resolver finds every dropped file by name).
+#[test]
+fn a_texture_that_does_not_decode_is_left_out_with_the_reason() {
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/world.wdb"),
+    )
+    .unwrap();
+    let model =
+        levelkit::document::Model::read(&bytes, Some("world.wdb"), &Limits::default()).unwrap();
+    let (mut scene, _) = levelkit::codec::Codec::to_scene(&model).unwrap();
+    let named = scene
+        .textures
+        .iter()
+        .filter(|t| matches!(t.source, levelkit::scene::TextureSource::File(_)))
+        .count();
+    assert!(named > 0, "the sample names texture files");
+    // Every file it asks for is there, and is not an image.
+    let mut resolve = |_: &str| Some(b"GIF89a not really".to_vec());
+    let found = levelkit::document::assets::find_textures(&model, &mut scene, &mut resolve);
+    assert!(
+        scene
+            .textures
+            .iter()
+            .all(|t| !matches!(t.source, levelkit::scene::TextureSource::File(_))),
+        "a file reference was left"
+    );
+    let not_drawn = found
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("is not drawn") && w.message.contains("left out"))
+        .count();
+    assert_eq!(not_drawn, named, "{:?}", found.warnings);
+}
