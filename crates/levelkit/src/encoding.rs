@@ -77,13 +77,13 @@ pub fn base64_decode_uri(text: &str) -> Option<Vec<u8>> {
 
 mod png_write;
 
-pub use png_write::{ApngFrame, PngColor, PngImage, encode_apng, encode_png};
+pub use png_write::{ApngFrame, PngColor, PngImage, encode_apng, encode_png, encode_texture};
 
-/// [`encode_png`] of each image, in order: on all cores where there are threads (one image's
-/// bytes never depend on how many, or on which image went first), one after the other in
-/// WebAssembly. `None` gives `None`.
+/// [`encode_texture`] of each image, in order: on all cores where there are threads (one
+/// image's bytes never depend on how many, or on which image went first), one after the other
+/// in WebAssembly. `None` gives `None`.
 pub fn encode_pngs(images: &[Option<PngImage<'_>>]) -> Vec<Option<Result<Vec<u8>, String>>> {
-    let encode = |image: &Option<PngImage<'_>>| image.as_ref().map(encode_png);
+    let encode = |image: &Option<PngImage<'_>>| image.as_ref().map(encode_texture);
     #[cfg(not(target_arch = "wasm32"))]
     if images.iter().flatten().nth(1).is_some() {
         use rayon::prelude::*;

@@ -130,6 +130,90 @@ const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
 /// The largest chunk body PNG allows.
 const MAX_CHUNK: usize = 0x7fff_ffff;
 
+/// A texture as PNG bytes: an RGB or RGBA image of at most 256 colours becomes an indexed PNG
+/// (palette in the order the colours first appear, `tRNS` when one is not opaque), an opaque
+/// RGBA image of more an RGB one, anything else is [`encode_png`]'s. The textures of the old formats are mostly 8-bit palette images
+/// drawn out to RGB: indexed, a quarter of the bytes is filtered and deflated, and the file is
+/// smaller; every PNG reader shows the same pixels.
+pub fn encode_texture(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
+    let samples = match image.color {
+        PngColor::Rgb | PngColor::Rgba if image.palette.is_empty() && image.text.is_none() => {
+            image.color.samples()
+        }
+        _ => return encode_png(image),
+    };
+    check(image.width, image.height, image.color, image.pixels)?;
+    let Some((colors, indices)) = few_colors(image.pixels, samples) else {
+        if image.color == PngColor::Rgba
+            && image.pixels.chunks_exact(4).all(|p| p.get(3) == Some(&255))
+        {
+            // Opaque: RGB, a quarter less to filter and deflate.
+            let rgb: Vec<u8> = image
+                .pixels
+                .chunks_exact(4)
+                .flat_map(|p| p.get(..3).unwrap_or_default().iter().copied())
+                .collect();
+            return encode_png(&PngImage::new(
+                image.width,
+                image.height,
+                PngColor::Rgb,
+                &rgb,
+            ));
+        }
+        return encode_png(image);
+    };
+    let palette: Vec<u8> = colors
+        .iter()
+        .flat_map(|c| c.get(..3).unwrap_or_default().iter().copied())
+        .collect();
+    let alpha: Vec<u8> = colors
+        .iter()
+        .map(|c| c.get(3).copied().unwrap_or(255))
+        .collect();
+    let transparency = match alpha.iter().rposition(|&a| a != 255) {
+        Some(last) => alpha.get(..=last).unwrap_or_default(),
+        None => &[],
+    };
+    encode_png(&PngImage {
+        palette: &palette,
+        transparency,
+        ..PngImage::new(image.width, image.height, PngColor::Indexed, &indices)
+    })
+}
+
+/// The distinct pixels of `pixels` (`samples` bytes each, in the order they first appear) and
+/// each pixel's index among them; `None` past 256.
+fn few_colors(pixels: &[u8], samples: usize) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
+    let mut colors: Vec<[u8; 4]> = Vec::new();
+    let mut index: rustc_hash::FxHashMap<[u8; 4], u8> = rustc_hash::FxHashMap::default();
+    let mut indices = Vec::with_capacity(pixels.len().checked_div(samples).unwrap_or(0));
+    let mut last: Option<([u8; 4], u8)> = None;
+    for px in pixels.chunks_exact(samples.max(1)) {
+        let mut key = [0, 0, 0, 255];
+        for (k, &v) in key.iter_mut().zip(px) {
+            *k = v;
+        }
+        let i = match last {
+            Some((c, i)) if c == key => i,
+            _ => {
+                let i = match index.get(&key) {
+                    Some(&i) => i,
+                    None => {
+                        let i = u8::try_from(colors.len()).ok()?;
+                        colors.push(key);
+                        index.insert(key, i);
+                        i
+                    }
+                };
+                last = Some((key, i));
+                i
+            }
+        };
+        indices.push(i);
+    }
+    Some((colors, indices))
+}
+
 /// `image` as PNG bytes, or why it cannot be one (sizes that do not agree, a palette that is
 /// not RGB triples, a keyword PNG does not allow).
 pub fn encode_png(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
@@ -301,18 +385,9 @@ fn data_chunks(
 
 /// `bytes` as a zlib stream, deflated by zlib-rs at [`LEVEL`].
 pub fn zlib(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = vec![0u8; zlib_rs::compress_bound(bytes.len())];
-    let config = zlib_rs::DeflateConfig {
-        level: LEVEL,
-        ..zlib_rs::DeflateConfig::default()
-    };
-    let (written, code) = zlib_rs::compress_slice(&mut out, bytes, config);
-    if code != zlib_rs::ReturnCode::Ok {
-        return Err(format!("deflate failed ({code:?})"));
-    }
-    let len = written.len();
-    out.truncate(len);
-    Ok(out)
+    let mut z = Zlib::new();
+    z.push(bytes, zlib_rs::DeflateFlush::Finish)?;
+    Ok(z.finish())
 }
 
 /// How the rows of one image are filtered.
@@ -325,7 +400,8 @@ enum Filtering {
     Adaptive,
 }
 
-/// Rows of at most this many bytes, in bands spread over the image, decide [`choose_filter`].
+/// Rows of at most this many bytes (and at most an eighth of the image), in bands spread over
+/// the image, decide [`choose_filter`].
 const SAMPLE_BYTES: usize = 64 * 1024;
 /// How many bands the sample is taken from.
 const SAMPLE_BANDS: usize = 8;
@@ -341,7 +417,9 @@ fn choose_filter(pixels: &[u8], stride: usize, color: PngColor) -> Filtering {
     let Some(height) = pixels.len().checked_div(stride) else {
         return Filtering::None;
     };
-    let per_band = (SAMPLE_BYTES / SAMPLE_BANDS)
+    // At most an eighth of the image: deflating the sample twice costs a quarter of the image.
+    let sample = SAMPLE_BYTES.min(pixels.len() / 8);
+    let per_band = (sample / SAMPLE_BANDS)
         .checked_div(stride)
         .unwrap_or(1)
         .max(1);
@@ -398,7 +476,7 @@ fn deflate_rows(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>
     let rows = pixels
         .len()
         .saturating_add(pixels.len().checked_div(stride).unwrap_or(0));
-    let mut z = Zlib::new(rows);
+    let mut z = Zlib::new();
     let mut piece = Vec::with_capacity(PIECE.saturating_add(stride).saturating_add(1).min(rows));
     let mut prev: Option<&[u8]> = None;
     for row in pixels.chunks_exact(stride.max(1)) {
@@ -417,47 +495,70 @@ fn deflate_rows(pixels: &[u8], stride: usize, color: PngColor) -> Result<Vec<u8>
         }
     }
     z.push(&piece, zlib_rs::DeflateFlush::Finish)?;
-    Ok(z.out)
+    Ok(z.finish())
 }
 
 /// A zlib stream at [`LEVEL`] written as its input arrives.
+///
+/// Its deflate state and output buffer come from the thread's [`SPARE`] and go back to it,
+/// reset, when the stream is dropped: a fresh zlib-rs state is about 300 KB to allocate and
+/// clear, more work than deflating a small sprite. A reset state gives the bytes a new one does.
 struct Zlib {
-    z: zlib_rs::Deflate,
+    state: Option<Box<State>>,
     out: Vec<u8>,
+}
+
+/// A deflate state and the buffer its output goes through.
+struct State {
+    z: zlib_rs::Deflate,
     buf: Vec<u8>,
 }
 
+std::thread_local! {
+    /// The state of the last stream this thread finished, ready for the next.
+    static SPARE: std::cell::RefCell<Option<Box<State>>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Zlib {
-    /// A stream for about `input` bytes (its output buffer no larger than they can need).
-    fn new(input: usize) -> Self {
+    fn new() -> Self {
+        let state = SPARE.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
+            Box::new(State {
+                z: zlib_rs::Deflate::new_with_config(zlib_rs::DeflateConfig {
+                    level: LEVEL,
+                    ..zlib_rs::DeflateConfig::default()
+                }),
+                buf: vec![0; 64 * 1024],
+            })
+        });
         Zlib {
-            z: zlib_rs::Deflate::new_with_config(zlib_rs::DeflateConfig {
-                level: LEVEL,
-                ..zlib_rs::DeflateConfig::default()
-            }),
+            state: Some(state),
             out: Vec::new(),
-            buf: vec![0; zlib_rs::compress_bound(input).clamp(64, 64 * 1024)],
         }
+    }
+
+    /// The stream so far (all of it after a push with `Finish`).
+    fn finish(mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
     }
 
     /// Deflate all of `input`; with `Finish`, end the stream.
     fn push(&mut self, mut input: &[u8], flush: zlib_rs::DeflateFlush) -> Result<(), String> {
+        let State { z, buf } = self.state.as_deref_mut().ok_or("deflate has no state")?;
         loop {
-            let (read, written) = (self.z.total_in(), self.z.total_out());
-            let status = self
-                .z
-                .compress(input, &mut self.buf, flush)
+            let (read, written) = (z.total_in(), z.total_out());
+            let status = z
+                .compress(input, buf, flush)
                 .map_err(|e| format!("deflate failed ({e:?})"))?;
-            let consumed = usize::try_from(self.z.total_in().wrapping_sub(read))
+            let consumed = usize::try_from(z.total_in().wrapping_sub(read))
                 .map_err(|_| "deflate read too much")?;
-            let produced = usize::try_from(self.z.total_out().wrapping_sub(written))
+            let produced = usize::try_from(z.total_out().wrapping_sub(written))
                 .map_err(|_| "deflate wrote too much")?;
             self.out
-                .extend_from_slice(self.buf.get(..produced).ok_or("deflate wrote too much")?);
+                .extend_from_slice(buf.get(..produced).ok_or("deflate wrote too much")?);
             input = input.get(consumed..).ok_or("deflate read too much")?;
             let done = match flush {
                 zlib_rs::DeflateFlush::Finish => status == zlib_rs::Status::StreamEnd,
-                _ => input.is_empty() && produced < self.buf.len(),
+                _ => input.is_empty() && produced < buf.len(),
             };
             if done {
                 return Ok(());
@@ -465,6 +566,15 @@ impl Zlib {
             if consumed == 0 && produced == 0 {
                 return Err(format!("deflate made no progress ({status:?})"));
             }
+        }
+    }
+}
+
+impl Drop for Zlib {
+    fn drop(&mut self) {
+        if let Some(mut state) = self.state.take() {
+            state.z.reset();
+            SPARE.with(|s| *s.borrow_mut() = Some(state));
         }
     }
 }
@@ -653,6 +763,58 @@ mod tests {
             }
         }
         out
+    }
+
+    /// [`encode_texture`] gives back the same RGBA pixels as [`encode_png`], indexed when the
+    /// picture has few colours (with `tRNS` for the translucent ones), RGB when it is opaque.
+    #[test]
+    fn textures_keep_their_pixels_in_the_smaller_colour_type() {
+        let rgba = |bytes: &[u8]| {
+            image::load_from_memory(bytes)
+                .unwrap()
+                .to_rgba8()
+                .into_raw()
+        };
+        let mut kinds = Vec::new();
+        let mut all = pictures();
+        for color in [PngColor::Rgb, PngColor::Rgba] {
+            // More than 256 colours.
+            let many = (0..64u32 * 48)
+                .flat_map(|i| {
+                    [i as u8, (i >> 8) as u8, (i * 7) as u8, 255][..color.samples()].to_vec()
+                })
+                .collect();
+            all.push((64, 48, color, many));
+        }
+        for (w, h, color, pixels) in all {
+            if !matches!(color, PngColor::Rgb | PngColor::Rgba) {
+                continue;
+            }
+            let mut translucent = pixels.clone();
+            if color == PngColor::Rgba {
+                // Fully opaque but for one pixel in the gradient's case.
+                for (i, p) in translucent.chunks_exact_mut(4).enumerate() {
+                    p[3] = if i == 1 { 7 } else { 255 };
+                }
+            }
+            for pixels in [pixels, translucent] {
+                let image = PngImage::new(w, h, color, &pixels);
+                let texture = encode_texture(&image).unwrap();
+                assert_eq!(
+                    rgba(&texture),
+                    rgba(&encode_png(&image).unwrap()),
+                    "{w}x{h} {color:?}"
+                );
+                kinds.push(decode(&texture).0.color_type);
+            }
+        }
+        for kind in [
+            png::ColorType::Indexed,
+            png::ColorType::Rgb,
+            png::ColorType::Rgba,
+        ] {
+            assert!(kinds.contains(&kind), "{kind:?} never chosen");
+        }
     }
 
     #[test]

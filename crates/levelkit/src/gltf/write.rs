@@ -651,13 +651,26 @@ impl<'a> Writer<'a> {
             Option<[u32; 4]>,
             Option<[u64; 2]>,
         );
+        // At most one vertex a corner: sized once, never rehashed or regrown.
+        let (corners, triangles) = g.faces.iter().filter_map(|&fi| mesh.faces.get(fi)).fold(
+            (0usize, 0usize),
+            |(c, t), f| {
+                let n = f.corners.len();
+                (c + n, t + n.saturating_sub(2))
+            },
+        );
         let mut uvs2 = Vec::new();
-        let mut seen: rustc_hash::FxHashMap<Key, u32> = rustc_hash::FxHashMap::default();
-        let (mut pos, mut nor, mut uvs, mut col) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut seen: rustc_hash::FxHashMap<Key, u32> =
+            rustc_hash::FxHashMap::with_capacity_and_hasher(corners, Default::default());
+        let (mut pos, mut nor) = (
+            Vec::with_capacity(corners * 3),
+            Vec::with_capacity(corners * 3),
+        );
+        let (mut uvs, mut col) = (Vec::new(), Vec::new());
         let mut uncolored: Vec<Value> = Vec::new();
         let mut sources: Vec<Value> = Vec::new();
         let mut source_index: Vec<u32> = Vec::new();
-        let mut indices: Vec<u32> = Vec::new();
+        let mut indices: Vec<u32> = Vec::with_capacity(triangles * 3);
         let mut polygons: Vec<Value> = Vec::with_capacity(g.faces.len());
         let mut without_uv: Vec<Value> = Vec::new();
         let mut clamped = false;

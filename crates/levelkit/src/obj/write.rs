@@ -749,7 +749,7 @@ fn encode_png(
             format!("a texture with {channels} channels per pixel cannot be encoded as PNG"),
         ));
     };
-    crate::encoding::encode_png(&crate::encoding::PngImage::new(width, height, color, data))
+    crate::encoding::encode_texture(&crate::encoding::PngImage::new(width, height, color, data))
         .map_err(|e| {
             Error::new(
                 F,

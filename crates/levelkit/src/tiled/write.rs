@@ -2,6 +2,7 @@
 //! module above).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -84,6 +85,9 @@ pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
 }
 
 /// The map as a TMJ (JSON) file.
+///
+/// Written as it goes ([`JsonNode`]): the layers' tile ids and objects are turned into JSON one
+/// at a time, never a `Value` tree of the whole map (a large Claw level's tree is 5x the file).
 pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
     let mut root = JsonMap::new();
     root.insert("type".into(), json!("map"));
@@ -104,38 +108,39 @@ pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
     root.insert("nextobjectid".into(), json!(next_object_id(map)));
     let props = json_properties(&map_properties(map)).map_err(|e| e.in_path("properties"))?;
     insert_properties(&mut root, props);
-    let tilesets = map
-        .tilesets
-        .iter()
-        .enumerate()
-        .map(|(i, ts)| match options.external_tilesets.get(&i) {
-            Some(source) => Ok(json!({ "firstgid": ts.first_gid, "source": source })),
-            None => json_tileset(
-                ts,
-                options.image_for(i),
-                options.tile_images.get(&i),
-                Some(ts.first_gid),
-            )
-            .map_err(|e| e.in_path(format!("tilesets[{i}]"))),
-        })
-        .collect::<Result<Vec<_>>>()?;
-    root.insert("tilesets".into(), Value::Array(tilesets));
-    let layers = map
-        .layers
-        .iter()
-        .enumerate()
-        .map(|(i, layer)| {
+    let mut fields = lazy_fields(root);
+    let tilesets = JsonNode::Each(
+        map.tilesets.len(),
+        Box::new(move |i| {
+            let ts = &map.tilesets[i];
+            match options.external_tilesets.get(&i) {
+                Some(source) => Ok(json!({ "firstgid": ts.first_gid, "source": source })),
+                None => json_tileset(
+                    ts,
+                    options.image_for(i),
+                    options.tile_images.get(&i),
+                    Some(ts.first_gid),
+                )
+                .map_err(|e| e.in_path(format!("tilesets[{i}]"))),
+            }
+            .map(JsonNode::Value)
+        }),
+    );
+    fields.push(("tilesets".into(), tilesets));
+    let layers = JsonNode::Each(
+        map.layers.len(),
+        Box::new(move |i| {
             let id = layer_id(i);
-            match layer {
+            match &map.layers[i] {
                 Layer::Tiles(t) => json_tile_layer(t, id, options.encoding),
-                Layer::Objects(g) => json_object_group(g, id),
+                Layer::Objects(g) => json_object_group(g, id, i),
             }
             .map_err(|e| e.in_path(format!("layers[{i}]")))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    root.insert("layers".into(), Value::Array(layers));
-    let mut out = serde_json::to_vec_pretty(&Value::Object(root))
-        .map_err(|e| Error::new(TMJ, ErrorKind::Io, Location::default(), e.to_string()))?;
+        }),
+    );
+    fields.push(("layers".into(), layers));
+    let mut out = Vec::new();
+    write_json(&JsonNode::Object(fields), &mut out)?;
     out.push(b'\n');
     Ok(out)
 }
@@ -764,7 +769,7 @@ fn json_layer_common(
     Ok(())
 }
 
-fn json_tile_layer(t: &TileLayer, id: u32, encoding: LayerEncoding) -> Result<Value> {
+fn json_tile_layer(t: &TileLayer, id: u32, encoding: LayerEncoding) -> Result<JsonNode<'_>> {
     let mut obj = JsonMap::new();
     json_layer_common(&mut obj, "tilelayer", id, &t.name, t.visible, t.parallax)?;
     obj.insert("width".into(), json!(t.width()));
@@ -780,20 +785,21 @@ fn json_tile_layer(t: &TileLayer, id: u32, encoding: LayerEncoding) -> Result<Va
         &mut obj,
         json_properties(&t.properties).map_err(|e| e.in_path("properties"))?,
     );
-    match encoding {
-        LayerEncoding::Csv => {
-            obj.insert("data".into(), json!(t.data()));
-        }
+    let data = match encoding {
+        LayerEncoding::Csv => JsonNode::Ids(t.data()),
         LayerEncoding::Base64Zlib => {
             obj.insert("encoding".into(), json!("base64"));
             obj.insert("compression".into(), json!("zlib"));
-            obj.insert("data".into(), json!(layer_bytes(t)));
+            JsonNode::Value(json!(layer_bytes(t)))
         }
-    }
-    Ok(Value::Object(obj))
+    };
+    let mut fields = lazy_fields(obj);
+    fields.push(("data".into(), data));
+    Ok(JsonNode::Object(fields))
 }
 
-fn json_object_group(g: &ObjectGroup, id: u32) -> Result<Value> {
+/// An object layer; `index` is its place among the map's layers, for error paths.
+fn json_object_group(g: &ObjectGroup, id: u32, index: usize) -> Result<JsonNode<'_>> {
     let mut obj = JsonMap::new();
     json_layer_common(&mut obj, "objectgroup", id, &g.name, g.visible, g.parallax)?;
     obj.insert("draworder".into(), json!("topdown"));
@@ -801,14 +807,19 @@ fn json_object_group(g: &ObjectGroup, id: u32) -> Result<Value> {
         &mut obj,
         json_properties(&g.properties).map_err(|e| e.in_path("properties"))?,
     );
-    let objects = g
-        .objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| json_object(o, o.id).map_err(|e| e.in_path(format!("objects[{i}]"))))
-        .collect::<Result<Vec<_>>>()?;
-    obj.insert("objects".into(), Value::Array(objects));
-    Ok(Value::Object(obj))
+    let objects = JsonNode::Each(
+        g.objects.len(),
+        Box::new(move |i| {
+            let o = &g.objects[i];
+            json_object(o, o.id).map(JsonNode::Value).map_err(|e| {
+                e.in_path(format!("objects[{i}]"))
+                    .in_path(format!("layers[{index}]"))
+            })
+        }),
+    );
+    let mut fields = lazy_fields(obj);
+    fields.push(("objects".into(), objects));
+    Ok(JsonNode::Object(fields))
 }
 
 fn json_object(o: &MapObject, id: u32) -> Result<Value> {
@@ -850,6 +861,104 @@ fn json_object(o: &MapObject, id: u32) -> Result<Value> {
         json_properties(&o.properties).map_err(|e| e.in_path("properties"))?,
     );
     Ok(Value::Object(obj))
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON written as it goes
+
+/// A piece of a TMJ file, turned into bytes by [`write_json`] with the bytes
+/// `serde_json::to_vec_pretty` gives the same document as one `Value`: object fields in the
+/// order a `serde_json::Map` keeps them (sorted by name), the same pretty layout.
+enum JsonNode<'a> {
+    /// A finished value.
+    Value(Value),
+    /// Tile ids, written straight from the layer.
+    Ids(&'a [u32]),
+    /// An object whose fields may be lazy; sorted by name when written.
+    Object(Vec<(String, JsonNode<'a>)>),
+    /// An array of `.0` elements, each made only when it is written.
+    Each(usize, Box<ElementFn<'a>>),
+}
+
+/// Makes element `i` of a [`JsonNode::Each`].
+type ElementFn<'a> = dyn Fn(usize) -> Result<JsonNode<'a>> + 'a;
+
+/// The fields of a finished map, to add lazy ones to.
+fn lazy_fields<'a>(map: JsonMap<String, Value>) -> Vec<(String, JsonNode<'a>)> {
+    map.into_iter()
+        .map(|(k, v)| (k, JsonNode::Value(v)))
+        .collect()
+}
+
+/// Writes `node` as pretty JSON; the first error a lazy element gave is the error.
+fn write_json(node: &JsonNode<'_>, out: &mut Vec<u8>) -> Result<()> {
+    use serde::Serialize;
+    let failed = RefCell::new(None);
+    let mut ser = serde_json::Serializer::pretty(out);
+    let written = Stream {
+        node,
+        failed: &failed,
+    }
+    .serialize(&mut ser);
+    match (written, failed.into_inner()) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(e)) => Err(e),
+        (Err(e), None) => Err(Error::new(
+            TMJ,
+            ErrorKind::Io,
+            Location::default(),
+            e.to_string(),
+        )),
+    }
+}
+
+/// A [`JsonNode`] being serialized, with the slot for a lazy element's error.
+struct Stream<'s, 'a> {
+    node: &'s JsonNode<'a>,
+    failed: &'s RefCell<Option<Error>>,
+}
+
+impl serde::Serialize for Stream<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+        match self.node {
+            JsonNode::Value(v) => v.serialize(s),
+            JsonNode::Ids(ids) => ids.serialize(s),
+            JsonNode::Object(fields) => {
+                let mut sorted: Vec<&(String, JsonNode<'_>)> = fields.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut m = s.serialize_map(Some(sorted.len()))?;
+                for (name, node) in sorted {
+                    m.serialize_entry(
+                        name,
+                        &Stream {
+                            node,
+                            failed: self.failed,
+                        },
+                    )?;
+                }
+                m.end()
+            }
+            JsonNode::Each(len, make) => {
+                let mut seq = s.serialize_seq(Some(*len))?;
+                for i in 0..*len {
+                    let node = match make(i) {
+                        Ok(node) => node,
+                        Err(e) => {
+                            let message = e.to_string();
+                            *self.failed.borrow_mut() = Some(e);
+                            return Err(S::Error::custom(message));
+                        }
+                    };
+                    seq.serialize_element(&Stream {
+                        node: &node,
+                        failed: self.failed,
+                    })?;
+                }
+                seq.end()
+            }
+        }
+    }
 }
 
 #[cfg(test)]

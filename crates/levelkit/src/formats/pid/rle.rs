@@ -234,12 +234,52 @@ impl Sink for Matcher<'_> {
 }
 
 /// The first rule in [`Literals::ALL`] with which [`encode_runs`] gives exactly `stream`.
+///
+/// Checked token by token, not by encoding again: every token must be one the encoder writes
+/// (a run within its row, as long as the pixels allow up to 63, never empty), and the rules
+/// differ only in how a lone byte below `0xC0` is spelled, which the stream shows (a bare `v`,
+/// or `C1 v`), so each lone byte rules out the rules that spell it the other way.
 pub fn runs_spelling(pixels: &[u8], row_len: usize, stream: &[u8]) -> Option<Literals> {
-    Literals::ALL.into_iter().find(|&rule| {
-        let mut m = Matcher::new(stream);
-        encode_runs(pixels, row_len, rule, &mut m);
-        m.matched()
-    })
+    let row_len = row_len.max(1);
+    let mut alive = [true; Literals::ALL.len()];
+    let (mut p, mut o) = (0usize, 0usize);
+    // Where the row of pixel `o` ends.
+    let mut row_end = 0usize;
+    while let Some(&token) = stream.get(p) {
+        let (v, n, bare) = if token >= 0xC0 {
+            let v = *stream.get(p.saturating_add(1))?;
+            p = p.saturating_add(2);
+            (v, usize::from(token & 0x3F), false)
+        } else {
+            p = p.saturating_add(1);
+            (token, 1, true)
+        };
+        if o == row_end {
+            row_end = o.saturating_add(row_len).min(pixels.len());
+        }
+        let end = o.saturating_add(n);
+        // Empty runs and runs past the row are never written; the pixels must be these.
+        if n == 0 || end > row_end || !pixels.get(o..end)?.iter().all(|&b| b == v) {
+            return None;
+        }
+        // The encoder's runs are as long as they can be.
+        if n < MAX_RUN && pixels.get(end).is_some_and(|&b| b == v) && end < row_end {
+            return None;
+        }
+        if n == 1 && Literals::Decodable.allows(v) {
+            for (alive, rule) in alive.iter_mut().zip(Literals::ALL) {
+                *alive &= rule.allows(v) == bare;
+            }
+        }
+        o = end;
+    }
+    if o != pixels.len() {
+        return None;
+    }
+    Literals::ALL
+        .into_iter()
+        .zip(alive)
+        .find_map(|(rule, alive)| alive.then_some(rule))
 }
 
 /// The first longest fill run, of 126 (the Gruntz exporter's) and 127, with which
@@ -370,6 +410,51 @@ mod tests {
         let mut out = vec![0; n];
         let used = decode_runs(stream, &mut out).unwrap();
         (out, used)
+    }
+
+    /// The one-pass [`runs_spelling`] names the rule that trying each in turn would: the first
+    /// whose encoding is the stream, on streams written by every rule and on altered ones.
+    #[test]
+    fn runs_spelling_is_the_first_rule_that_reproduces_the_stream() {
+        let mut seed = 0x2545_f491_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let tried_each = |px: &[u8], row: usize, stream: &[u8]| {
+            Literals::ALL.into_iter().find(|&rule| {
+                let mut m = Matcher::new(stream);
+                encode_runs(px, row, rule, &mut m);
+                m.matched()
+            })
+        };
+        for case in 0..2000 {
+            let len = (next() % 200) as usize;
+            let palette = [0x10, 0x41, 0x85, 0xC1, 0xC5, 0xFF, 0x3F, 0x7F, 0x80, 0xBF];
+            let px: Vec<u8> = (0..len)
+                .map(|_| palette[(next() % palette.len() as u32) as usize])
+                .collect();
+            let row = 1 + (next() % 40) as usize;
+            for rule in Literals::ALL {
+                let mut stream = Vec::new();
+                encode_runs(&px, row, rule, &mut stream);
+                assert_eq!(
+                    runs_spelling(&px, row, &stream),
+                    tried_each(&px, row, &stream),
+                    "case {case}"
+                );
+                if let Some(b) = stream.get_mut(len % 7) {
+                    *b ^= 0x41;
+                }
+                assert_eq!(
+                    runs_spelling(&px, row, &stream),
+                    tried_each(&px, row, &stream),
+                    "case {case}, altered"
+                );
+            }
+        }
     }
 
     #[test]
