@@ -103,24 +103,31 @@ pub fn decode_rgba(
     format: Option<image::ImageFormat>,
     limits: &Limits,
 ) -> std::result::Result<Decoded, String> {
-    let reader = || -> std::result::Result<_, String> {
-        let cursor = std::io::Cursor::new(bytes);
-        let mut reader = match format {
-            Some(f) => image::ImageReader::with_format(cursor, f),
-            None => image::ImageReader::new(cursor)
-                .with_guessed_format()
-                .map_err(|e| e.to_string())?,
-        };
-        let mut image_limits = image::Limits::default();
-        image_limits.max_alloc = Some(limits.max_alloc as u64);
-        reader.limits(image_limits);
-        Ok(reader)
+    use image::ImageDecoder as _;
+    let cursor = std::io::Cursor::new(bytes);
+    let mut reader = match format {
+        Some(f) => image::ImageReader::with_format(cursor, f),
+        None => image::ImageReader::new(cursor)
+            .with_guessed_format()
+            .map_err(|e| e.to_string())?,
     };
-    let (width, height) = reader()?.into_dimensions().map_err(|e| e.to_string())?;
+    let mut image_limits = image::Limits::default();
+    image_limits.max_alloc = Some(limits.max_alloc as u64);
+    reader.limits(image_limits);
+    // One decoder: its header gives the size, checked before any pixel is decoded.
+    let decoder = reader.into_decoder().map_err(|e| e.to_string())?;
+    let (width, height) = decoder.dimensions();
     limits
         .check_picture(Format::Png, width.into(), height.into(), "the picture")
         .map_err(|e| e.message)?;
-    let decoded = reader()?.decode().map_err(|e| e.to_string())?;
+    if decoder.total_bytes() > limits.max_alloc as u64 {
+        return Err(format!(
+            "its {} bytes of pixels are over the limit of {} bytes",
+            decoder.total_bytes(),
+            limits.max_alloc
+        ));
+    }
+    let decoded = image::DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
     let color = decoded.color();
     let rgba = decoded.into_rgba8();
     Ok(Decoded {

@@ -29,16 +29,6 @@ fn gather(
     lazy: bool,
     notes: &mut Vec<String>,
 ) -> Result<Gathered> {
-    let found = |tiles: Option<&Tiles<'_>>| -> Result<(Vec<Option<Image>>, bool)> {
-        let atlases = map
-            .tilesets
-            .iter()
-            .enumerate()
-            .map(|(i, ts)| tiles::found_atlas(ts, i, tiles))
-            .collect::<Result<Vec<_>>>()?;
-        let any = atlases.iter().any(Option::is_some);
-        Ok((atlases, any))
-    };
     let (mut atlases, mut user_tiles) = match (model, options.tiles.as_ref()) {
         // A Tiled map draws with the images it references (relative to its folder).
         (Model::Tiled(doc), None) => {
@@ -49,17 +39,9 @@ fn gather(
         }
         // Without user tiles, an atlas named after a tileset's image set beside the document
         // (Graal's `pics1.png`) draws it; other tilesets are generated.
-        (_, None) => found(Some(&Tiles::Optional(assets)))?,
+        (_, None) => tiles::found_atlases(map, Some(&Tiles::Optional(assets)))?,
         (_, _) if lazy => (vec![None; map.tilesets.len()], false),
-        (_, tiles) => {
-            let (atlases, any) = found(tiles)?;
-            if let Some(name) = tiles.and_then(Tiles::name)
-                && !any
-            {
-                return Err(tiles::none_found(name, map));
-            }
-            (atlases, any)
-        }
+        (_, tiles) => tiles::found_atlases(map, tiles)?,
     };
     let mut sprites = Vec::new();
     if let Some(game) = options.game {

@@ -215,19 +215,34 @@ pub fn found_atlas(ts: &Tileset, index: usize, tiles: Option<&Tiles<'_>>) -> Res
 /// generated ones elsewhere; with whether any were the user's. User tiles that were asked for
 /// ([`Tiles::Image`], [`Tiles::Folder`]) and fit no tileset are an error ([`none_found`]).
 pub fn atlases(map: &TileMap, tiles: Option<&Tiles<'_>>) -> Result<(Vec<Image>, bool)> {
-    let mut out = Vec::with_capacity(map.tilesets.len());
-    let mut found = false;
-    for (index, ts) in map.tilesets.iter().enumerate() {
-        let (image, user) = atlas(ts, index, tiles)?;
-        found |= user;
-        out.push(image);
-    }
+    let (found, any) = found_atlases(map, tiles)?;
+    let out = found
+        .into_iter()
+        .zip(&map.tilesets)
+        .map(|(atlas, ts)| atlas.map_or_else(|| png::tileset_image(ts), Ok))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((out, any))
+}
+
+/// [`found_atlas`] of each tileset of `map`, with whether any was found; the same error as
+/// [`atlases`] for user tiles that fit no tileset. Generated images are left to the caller.
+pub fn found_atlases(
+    map: &TileMap,
+    tiles: Option<&Tiles<'_>>,
+) -> Result<(Vec<Option<Image>>, bool)> {
+    let found = map
+        .tilesets
+        .iter()
+        .enumerate()
+        .map(|(i, ts)| found_atlas(ts, i, tiles))
+        .collect::<Result<Vec<_>>>()?;
+    let any = found.iter().any(Option::is_some);
     if let Some(name) = tiles.and_then(Tiles::name)
-        && !found
+        && !any
     {
         return Err(none_found(name, map));
     }
-    Ok((out, found))
+    Ok((found, any))
 }
 
 /// The error for user tiles `name` that have images for no tileset of `map`.
