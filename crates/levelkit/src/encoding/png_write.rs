@@ -400,8 +400,7 @@ enum Filtering {
     Adaptive,
 }
 
-/// Rows of at most this many bytes (and at most an eighth of the image), in bands spread over
-/// the image, decide [`choose_filter`].
+/// Rows of at most this many bytes, in bands spread over the image, decide [`choose_filter`].
 const SAMPLE_BYTES: usize = 64 * 1024;
 /// How many bands the sample is taken from.
 const SAMPLE_BANDS: usize = 8;
@@ -417,9 +416,7 @@ fn choose_filter(pixels: &[u8], stride: usize, color: PngColor) -> Filtering {
     let Some(height) = pixels.len().checked_div(stride) else {
         return Filtering::None;
     };
-    // At most an eighth of the image: deflating the sample twice costs a quarter of the image.
-    let sample = SAMPLE_BYTES.min(pixels.len() / 8);
-    let per_band = (sample / SAMPLE_BANDS)
+    let per_band = (SAMPLE_BYTES / SAMPLE_BANDS)
         .checked_div(stride)
         .unwrap_or(1)
         .max(1);
