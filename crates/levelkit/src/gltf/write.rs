@@ -71,64 +71,19 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
             format!("the scene is not valid: {}", e.message),
         ));
     }
-    // The textures given as pixels are encoded as PNG while the rest is written (on another
-    // thread where there are threads) and placed after it: the encoding is most of the time
-    // of a textured model. The bytes never depend on which finished first.
-    let pixels = pixel_images(scene);
-    let write_rest = |pngs: &dyn Fn() -> Encoded| -> Result<ExportFiles> {
-        let mut w = Writer::new(scene, options, format);
-        let pending = w.write_textures()?;
-        w.write_materials()?;
-        w.write_meshes()?;
-        w.write_cameras();
-        w.write_lights()?;
-        let spins = w.plan_spins();
-        let targets = w.write_nodes(&spins)?;
-        w.write_skins()?;
-        w.write_animations(&spins, &targets)?;
-        w.write_joint_animations()?;
-        w.write_scene()?;
-        w.place_pixel_images(pending, pngs())?;
-        w.finish()
-    };
-    #[cfg(not(target_arch = "wasm32"))]
-    if pixels.iter().any(Option::is_some) {
-        return std::thread::scope(|s| {
-            let encoding = s.spawn(|| crate::encoding::encode_pngs(&pixels));
-            let taken = std::cell::RefCell::new(Some(encoding));
-            write_rest(&|| match taken.borrow_mut().take().map(|h| h.join()) {
-                Some(Ok(pngs)) => pngs,
-                _ => Vec::new(),
-            })
-        });
-    }
-    write_rest(&|| crate::encoding::encode_pngs(&pixels))
-}
-
-/// PNG bytes (or why not) for each texture given as pixels, `None` for the others.
-type Encoded = Vec<Option<std::result::Result<Vec<u8>, String>>>;
-
-/// The scene's textures given as pixels, as images to encode; `None` for the others.
-fn pixel_images(scene: &Scene) -> Vec<Option<PngImage<'_>>> {
-    scene
-        .textures
-        .iter()
-        .map(|t| match &t.source {
-            TextureSource::Pixels {
-                width,
-                height,
-                channels,
-                data,
-            } => Some(PngImage::new(
-                *width,
-                *height,
-                // More than 4 channels: `encode_png` refuses the size (as RGBA).
-                PngColor::with_channels(*channels).unwrap_or(PngColor::Rgba),
-                data,
-            )),
-            _ => None,
-        })
-        .collect()
+    let mut w = Writer::new(scene, options, format);
+    w.write_textures()?;
+    w.write_materials()?;
+    w.write_meshes()?;
+    w.write_cameras();
+    w.write_lights()?;
+    let spins = w.plan_spins();
+    let targets = w.write_nodes(&spins)?;
+    w.write_skins()?;
+    w.write_animations(&spins, &targets)?;
+    w.write_joint_animations()?;
+    w.write_scene()?;
+    w.finish()
 }
 
 /// Where a scene light went.
@@ -156,8 +111,6 @@ struct Writer<'a> {
     root: json::Root,
     bin: Vec<u8>,
     side_files: Vec<(String, Vec<u8>)>,
-    /// Image side files by texture index (placed out of order: the pixels' after the rest).
-    image_files: BTreeMap<usize, (String, Vec<u8>)>,
     warnings: Vec<Warning>,
     notes: Vec<String>,
     scene_extras: Map<String, Value>,
@@ -185,7 +138,6 @@ impl<'a> Writer<'a> {
             root,
             bin: Vec::new(),
             side_files: Vec::new(),
-            image_files: BTreeMap::new(),
             warnings: Vec::new(),
             notes: Vec::new(),
             scene_extras: scene.extras.clone(),
@@ -344,24 +296,44 @@ impl<'a> Writer<'a> {
 
     // ---- textures and materials -----------------------------------------------------------
 
-    /// Every texture but the pixels' images, which [`Writer::place_pixel_images`] places when
-    /// they are encoded: returned as (image index, texture index).
-    fn write_textures(&mut self) -> Result<Vec<(usize, usize)>> {
+    fn write_textures(&mut self) -> Result<()> {
         let scene = self.scene;
-        let mut pending = Vec::new();
+        // Every texture given as pixels is encoded first, all at once (on several cores).
+        let pixels: Vec<Option<PngImage<'_>>> = scene
+            .textures
+            .iter()
+            .map(|t| match &t.source {
+                TextureSource::Pixels {
+                    width,
+                    height,
+                    channels,
+                    data,
+                } => Some(PngImage::new(
+                    *width,
+                    *height,
+                    // More than 4 channels: `encode_png` refuses the size (as RGBA).
+                    PngColor::with_channels(*channels).unwrap_or(PngColor::Rgba),
+                    data,
+                )),
+                _ => None,
+            })
+            .collect();
+        let mut pngs = crate::encoding::encode_pngs(&pixels).into_iter();
         for (i, t) in scene.textures.iter().enumerate() {
             let at = format!("textures[{i}]");
+            let encoded = pngs.next().flatten();
             let image = match &t.source {
                 TextureSource::Pixels { .. } => {
-                    pending.push((self.root.images.len(), i));
-                    json::Image {
-                        buffer_view: None,
-                        mime_type: Some(json::image::MimeType("image/png".to_owned())),
-                        name: None,
-                        uri: None,
-                        extensions: None,
-                        extras: None,
-                    }
+                    let png = encoded
+                        .unwrap_or_else(|| Err("the texture was not encoded".into()))
+                        .map_err(|e| {
+                            Error::malformed(
+                                self.format,
+                                Location::path(at.clone()),
+                                format!("encoding the texture as PNG: {e}"),
+                            )
+                        })?;
+                    self.place_image(i, "image/png", png)?
                 }
                 TextureSource::Encoded { mime_type, data } => {
                     let Some(mime) = sniff_image(data) else {
@@ -422,31 +394,6 @@ impl<'a> Writer<'a> {
                 push(&mut self.root.textures, texture).ok_or_else(|| self.too_big("textures"))?;
             self.textures.push(u32::try_from(index.value()).ok());
         }
-        Ok(pending)
-    }
-
-    /// The PNGs of the textures given as pixels, into the images [`Writer::write_textures`]
-    /// left for them; a texture that did not encode is an error naming it.
-    fn place_pixel_images(&mut self, pending: Vec<(usize, usize)>, pngs: Encoded) -> Result<()> {
-        let mut pngs = pngs;
-        for (image, texture) in pending {
-            let png = pngs
-                .get_mut(texture)
-                .and_then(Option::take)
-                .unwrap_or_else(|| Err("the texture was not encoded".into()))
-                .map_err(|e| {
-                    Error::malformed(
-                        self.format,
-                        Location::path(format!("textures[{texture}]")),
-                        format!("encoding the texture as PNG: {e}"),
-                    )
-                })?;
-            let placed = self.place_image(texture, "image/png", png)?;
-            if let Some(slot) = self.root.images.get_mut(image) {
-                slot.buffer_view = placed.buffer_view;
-                slot.uri = placed.uri;
-            }
-        }
         Ok(())
     }
 
@@ -484,7 +431,7 @@ impl<'a> Writer<'a> {
             let ext = if mime == "image/jpeg" { "jpg" } else { "png" };
             let name = format!("{}_{texture}.{ext}", self.options.stem);
             image.uri = Some(percent_encode(&name));
-            self.image_files.insert(texture, (name, data));
+            self.side_files.push((name, data));
         }
         Ok(image)
     }
@@ -1663,9 +1610,6 @@ impl<'a> Writer<'a> {
     }
 
     fn finish(mut self) -> Result<ExportFiles> {
-        // Images in texture order, then the buffer.
-        let images = std::mem::take(&mut self.image_files);
-        self.side_files.splice(0..0, images.into_values());
         if !self.bin.is_empty() {
             let byte_length = USize64::from(self.bin.len());
             let uri = if self.options.binary {
