@@ -14,7 +14,7 @@
 //! Spec: <https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html> and
 //! [`KHR_lights_punctual`](https://github.com/KhronosGroup/glTF/tree/main/extensions/2.0/Khronos/KHR_lights_punctual).
 //! The JSON is built from `gltf-json`'s types; textures given as pixels become PNG images with
-//! levelkit's own encoder ([`crate::encoding::encode_texture`]: indexed when they have at most
+//! levelkit's own encoder (`encoding::encode_texture`: indexed when they have at most
 //! 256 colours), several at once on several cores where there are threads. Every file
 //! written from a valid scene is meant to pass the Khronos glTF validator with no errors and no
 //! warnings (`tests/it/gltf.rs` runs it on every layout; a `File` texture must exist beside the file).

@@ -86,7 +86,7 @@ pub fn to_tmx(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
 
 /// The map as a TMJ (JSON) file.
 ///
-/// Written as it goes ([`JsonNode`]): the layers' tile ids and objects are turned into JSON one
+/// Written as it goes (`JsonNode`): the layers' tile ids and objects are turned into JSON one
 /// at a time, never a `Value` tree of the whole map (a large Claw level's tree is 5x the file).
 pub fn to_tmj(map: &TileMap, options: &TiledOptions) -> Result<Vec<u8>> {
     let mut root = JsonMap::new();
