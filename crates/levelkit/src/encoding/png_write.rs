@@ -132,9 +132,10 @@ const MAX_CHUNK: usize = 0x7fff_ffff;
 
 /// A texture as PNG bytes: an RGB or RGBA image of at most 256 colours becomes an indexed PNG
 /// (palette in the order the colours first appear, `tRNS` when one is not opaque), an opaque
-/// RGBA image of more an RGB one, anything else is [`encode_png`]'s. The textures of the old formats are mostly 8-bit palette images
-/// drawn out to RGB: indexed, a quarter of the bytes is filtered and deflated, and the file is
-/// smaller; every PNG reader shows the same pixels.
+/// RGBA image of more colours an RGB one, anything else is [`encode_png`]'s. The textures of
+/// the old formats are mostly 8-bit palette images drawn out to RGB: indexed, a quarter of the
+/// bytes is filtered and deflated, and the file is smaller; every PNG reader shows the same
+/// pixels.
 pub fn encode_texture(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
     let samples = match image.color {
         PngColor::Rgb | PngColor::Rgba if image.palette.is_empty() && image.text.is_none() => {
