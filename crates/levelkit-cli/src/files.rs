@@ -1,5 +1,7 @@
 //! Files and streams: reading inputs (a path or `-` for stdin) under a size cap, reading models,
-//! and writing outputs atomically (a temporary file beside the target, then a rename).
+//! and writing outputs atomically: a new file as an unnamed file in its folder, linked in once
+//! written (Linux), a replaced one (or any elsewhere) as a temporary file beside the target,
+//! then a rename.
 //!
 //! Outputs written under a folder levelkit fills (`extract`'s OUTDIR, batch `convert --out`)
 //! are confined to it once [`confine_outputs`] names it: a symbolic link already inside it is
@@ -197,14 +199,20 @@ pub fn refuse_message(path: &Path) -> String {
 }
 
 /// Write `bytes` to `path` atomically: into a temporary file in the same directory, then
-/// renamed over the target, so a reader never sees half a file and a failure leaves no debris.
+/// renamed over the target (or, for a new file on Linux, linked in: [`write_linked`]), so a
+/// reader never sees half a file and a failure leaves no debris.
 /// Without `force` an existing target is refused, also when it appears between the check and
 /// the rename (the final step then is a no-clobber rename).
 pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> anyhow::Result<()> {
     write_output_with(path, bytes, force, true)
 }
 
-/// [`write_output`], flushing the file to the disk before the rename only with `sync`.
+/// [`write_output`], flushing the file to the disk before the rename only with `sync`, and
+/// then only when the rename replaces a file: a crash of the machine between the rename and the
+/// write-back could otherwise lose the file that was there (the old content and the new). A new
+/// file is not flushed: the worst a crash does to it is leave it empty, and nothing was lost
+/// that running the command again does not make. The flush took 5 ms of the 12 ms a 375 KB MDL
+/// takes to become a `.glb` (ext4; the CPU time was 7.5 ms).
 ///
 /// Batch mode writes without it: the rename alone already keeps readers from seeing half a
 /// file, and one fsync per output was nearly all of a batch's time (2,900 Graal levels to `.nw`:
@@ -219,7 +227,8 @@ pub fn write_output(path: &Path, bytes: &[u8], force: bool) -> anyhow::Result<()
 pub fn write_output_with(path: &Path, bytes: &[u8], force: bool, sync: bool) -> anyhow::Result<()> {
     check_output_path(path)?;
     let existing = fs::symlink_metadata(path).ok();
-    if existing.is_some() && !force {
+    let replaces = existing.is_some();
+    if replaces && !force {
         bail!(refuse_message(path));
     }
     if existing.as_ref().is_some_and(fs::Metadata::is_dir) {
@@ -233,6 +242,17 @@ pub fn write_output_with(path: &Path, bytes: &[u8], force: bool, sync: bool) -> 
         _ => PathBuf::from("."),
     };
     sweep_once(&dir);
+    #[cfg(target_os = "linux")]
+    if !replaces {
+        match write_linked(&dir, path, bytes) {
+            Linked::Done => return Ok(()),
+            Linked::Failed(e) => {
+                return Err(anyhow!(e).context(format!("{}: cannot write", path.display())));
+            }
+            Linked::Exists if !force => bail!(refuse_message(path)),
+            Linked::Exists | Linked::Unsupported => {}
+        }
+    }
     let mut builder = tempfile::Builder::new();
     builder.prefix(".levelkit-").suffix(".tmp");
     // A temporary file is private (0600); an output should get the usual mode (umask applies),
@@ -250,7 +270,7 @@ pub fn write_output_with(path: &Path, bytes: &[u8], force: bool, sync: bool) -> 
         .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
     tmp.write_all(bytes)
         .and_then(|()| {
-            if sync {
+            if sync && replaces {
                 tmp.as_file().sync_all()
             } else {
                 Ok(())
@@ -268,6 +288,50 @@ pub fn write_output_with(path: &Path, bytes: &[u8], force: bool, sync: bool) -> 
             bail!(refuse_message(path))
         }
         Err(e) => Err(anyhow!(e.error).context(path.display().to_string())),
+    }
+}
+
+/// How [`write_linked`] went.
+#[cfg(target_os = "linux")]
+enum Linked {
+    /// The file is in place.
+    Done,
+    /// Writing failed (the disk is full, …); nothing was linked.
+    Failed(io::Error),
+    /// A file appeared at the path since it was checked; nothing was linked.
+    Exists,
+    /// The folder's file system has no unnamed files, or `/proc` is not there: the named
+    /// temporary file does it.
+    Unsupported,
+}
+
+/// Write a new file as an unnamed file in `dir` (`O_TMPFILE`), linked in at `path` once all of
+/// it is written. Readers never see half a file, as with a named temporary file and a rename,
+/// but it is one change to the folder instead of two, and a run that is killed leaves nothing
+/// behind. A batch writing many files into one folder from several threads spent most of its
+/// system time waiting for the folder's lock (540 PIDs to PNG: 0.13 to 0.22 s of system time
+/// against 0.06 s of user time).
+#[cfg(target_os = "linux")]
+fn write_linked(dir: &Path, path: &Path, bytes: &[u8]) -> Linked {
+    use rustix::fs::{AtFlags, CWD, Mode, OFlags};
+    use std::os::fd::AsRawFd as _;
+    let Ok(fd) = rustix::fs::openat(
+        CWD,
+        dir,
+        OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o666),
+    ) else {
+        return Linked::Unsupported;
+    };
+    let mut file = File::from(fd);
+    if let Err(e) = file.write_all(bytes) {
+        return Linked::Failed(e);
+    }
+    let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+    match rustix::fs::linkat(CWD, proc.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW) {
+        Ok(()) => Linked::Done,
+        Err(rustix::io::Errno::EXIST) => Linked::Exists,
+        Err(_) => Linked::Unsupported,
     }
 }
 
@@ -531,6 +595,52 @@ mod tests {
         );
         // Outside the confined folder nothing changes.
         write_output_with(&elsewhere.join("free.json"), b"{}", false, false).unwrap();
+    }
+
+    /// A new file is linked in whole; an existing one is refused, or replaced with `force`;
+    /// no temporary file stays behind either way.
+    #[test]
+    fn outputs_are_written_whole_and_never_clobbered() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        write_output(&path, b"first", false).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"first");
+        let err = write_output(&path, b"second", false).unwrap_err();
+        assert!(err.to_string().contains("--force"), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), b"first");
+        write_output(&path, b"second", true).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second");
+        #[cfg(target_os = "linux")]
+        {
+            // The target appearing after the check: nothing is linked over it.
+            assert!(matches!(
+                write_linked(dir.path(), &path, b"third"),
+                Linked::Exists | Linked::Unsupported
+            ));
+            assert_eq!(fs::read(&path).unwrap(), b"second");
+            assert!(matches!(
+                write_linked(dir.path(), &dir.path().join("b.json"), b"b"),
+                Linked::Done | Linked::Unsupported
+            ));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            // The usual mode of a new file (0666 less the umask), not a temporary file's 0600.
+            let usual = dir.path().join("usual");
+            File::create(&usual).unwrap();
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&path), mode(&usual));
+        }
+        write_output(&dir.path().join("b.json"), b"b", true).unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")),
+            "{names:?}"
+        );
     }
 
     #[test]
