@@ -1,0 +1,215 @@
+"""levelkit for Blender: File > Import of Wings 3D, 3D GameStudio and V-Chat files, File > Export
+to `.wings` and `.wdb`.
+
+Each import converts the file with levelkit (the Python package, `crates/levelkit-py`) to a
+GLB, the same bytes `levelkit convert FILE out.glb` writes, and hands it to Blender's own glTF
+importer: meshes, materials and textures, node trees, lights, MDL frames as shape-key actions and
+bones as armatures with their actions. Each export writes the scene with Blender's glTF exporter
+and converts that GLB with levelkit. Errors are shown in Blender's report area.
+
+Blender 3.4 to 4.1: install the `levelkit` package where Blender's Python finds it (`pip
+install ./crates/levelkit-py` for the Python Blender runs, or into a folder named `_vendor`
+beside this file), then install this folder (zipped) as an add-on. Blender 4.2 and newer: the
+extension `blender/build_extension.sh` makes carries the wheel.
+"""
+
+import os
+import sys
+import tempfile
+
+import bpy
+from bpy.props import BoolProperty, StringProperty
+from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+bl_info = {
+    "name": "levelkit formats (Wings 3D, 3D GameStudio, V-Chat)",
+    "author": "levelkit",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "File > Import, File > Export",
+    "description": "Import .wings, .mdl, .hmp, .wmb, .wmp, $$M and .wdb; export .wings and .wdb",
+    "category": "Import-Export",
+}
+
+_VENDOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_vendor")
+
+
+def _levelkit():
+    """The levelkit package, from `_vendor` beside the add-on if it is there."""
+    if os.path.isdir(_VENDOR) and _VENDOR not in sys.path:
+        sys.path.insert(0, _VENDOR)
+    import levelkit  # noqa: PLC0415 (imported when first used: a missing package is reported)
+
+    return levelkit
+
+
+def _numpy_shim():
+    """Blender 3.4's glTF add-on uses `numpy.bool`, which numpy 1.24 removed."""
+    import numpy  # noqa: PLC0415
+
+    if not hasattr(numpy, "bool"):
+        numpy.bool = bool
+
+
+# (operator suffix, menu label, extensions)
+IMPORTS = [
+    ("wings", "Wings 3D (.wings)", ["wings"]),
+    ("mdl", "3D GameStudio model (.mdl)", ["mdl"]),
+    ("hmp", "3D GameStudio terrain (.hmp)", ["hmp"]),
+    ("wmb", "3D GameStudio compiled level (.wmb)", ["wmb"]),
+    ("wmp", "3D GameStudio level (.wmp, $$M)", ["wmp", "$$M", "$$m"]),
+    ("wdb", "V-Chat world (.wdb)", ["wdb"]),
+]
+
+EXPORTS = [
+    ("wings", "Wings 3D (.wings)", "wings"),
+    ("wdb", "V-Chat world (.wdb)", "wdb"),
+]
+
+
+def _fail(operator, error):
+    operator.report({"ERROR"}, f"levelkit: {error}")
+    return {"CANCELLED"}
+
+
+class _LevelkitImport(ImportHelper):
+    """Convert with levelkit to GLB, then Blender's glTF importer."""
+
+    asset_folder: StringProperty(
+        name="Asset folder",
+        description="Where the textures, WADs and models the file names are, if not beside it",
+        default="",
+        subtype="DIR_PATH",
+    )
+    frames_as_actions: BoolProperty(
+        name="Frames as actions",
+        description="Import the model's animations (MDL frames, bones) as actions",
+        default=True,
+    )
+
+    def execute(self, context):
+        try:
+            levelkit = _levelkit()
+        except ImportError as e:
+            return _fail(self, f"the levelkit Python package is not installed ({e})")
+        try:
+            doc = levelkit.open(self.filepath, self.asset_folder or None)
+            done = doc.convert("glb")
+        except (levelkit.Error, OSError, ValueError) as e:
+            return _fail(self, e)
+        for note in done.notes[:20]:
+            self.report({"WARNING"}, note)
+        _numpy_shim()
+        with tempfile.TemporaryDirectory(prefix="levelkit-") as folder:
+            glb = os.path.join(folder, "scene.glb")
+            with open(glb, "wb") as f:
+                f.write(done.main)
+            try:
+                result = bpy.ops.import_scene.gltf(filepath=glb)
+            except RuntimeError as e:
+                return _fail(self, f"Blender's glTF importer: {e}")
+        if "FINISHED" not in result:
+            return _fail(self, "Blender's glTF importer did not finish")
+        if not self.frames_as_actions:
+            for obj in context.selected_objects:
+                if obj.animation_data:
+                    obj.animation_data_clear()
+        return {"FINISHED"}
+
+
+class _LevelkitExport(ExportHelper):
+    """Blender's glTF exporter, then levelkit from GLB."""
+
+    use_selection: BoolProperty(
+        name="Selected only", description="Export the selected objects only", default=False
+    )
+
+    def execute(self, context):
+        try:
+            levelkit = _levelkit()
+        except ImportError as e:
+            return _fail(self, f"the levelkit Python package is not installed ({e})")
+        _numpy_shim()
+        with tempfile.TemporaryDirectory(prefix="levelkit-") as folder:
+            glb = os.path.join(folder, "scene.glb")
+            try:
+                result = bpy.ops.export_scene.gltf(
+                    filepath=glb, export_format="GLB", use_selection=self.use_selection
+                )
+            except RuntimeError as e:
+                return _fail(self, f"Blender's glTF exporter: {e}")
+            if "FINISHED" not in result:
+                return _fail(self, "Blender's glTF exporter did not finish")
+            try:
+                done = levelkit.open(glb).convert(self.target, self.filepath, force=True)
+            except (levelkit.Error, OSError, ValueError) as e:
+                return _fail(self, e)
+        for note in done.notes[:20]:
+            self.report({"WARNING"}, note)
+        return {"FINISHED"}
+
+
+def _import_class(suffix, label, extensions):
+    return type(
+        f"IMPORT_SCENE_OT_levelkit_{suffix}",
+        (_LevelkitImport, bpy.types.Operator),
+        {
+            "bl_idname": f"import_scene.levelkit_{suffix}",
+            "bl_label": f"Import {label}",
+            "bl_description": f"Import a {label} file through levelkit",
+            "bl_options": {"REGISTER", "UNDO", "PRESET"},
+            "filename_ext": "." + extensions[0],
+            "__annotations__": {
+                **_LevelkitImport.__annotations__,
+                "filter_glob": StringProperty(
+                    default=";".join(f"*.{e}" for e in extensions), options={"HIDDEN"}
+                ),
+            },
+        },
+    )
+
+
+def _export_class(suffix, label, target):
+    return type(
+        f"EXPORT_SCENE_OT_levelkit_{suffix}",
+        (_LevelkitExport, bpy.types.Operator),
+        {
+            "bl_idname": f"export_scene.levelkit_{suffix}",
+            "bl_label": f"Export {label}",
+            "bl_description": f"Export the scene as a {label} file through levelkit",
+            "bl_options": {"REGISTER", "PRESET"},
+            "filename_ext": "." + target,
+            "target": target,
+            "__annotations__": {
+                **_LevelkitExport.__annotations__,
+                "filter_glob": StringProperty(default=f"*.{target}", options={"HIDDEN"}),
+            },
+        },
+    )
+
+
+CLASSES = [_import_class(*i) for i in IMPORTS] + [_export_class(*e) for e in EXPORTS]
+
+
+def _menu_import(self, context):
+    for suffix, label, _ in IMPORTS:
+        self.layout.operator(f"import_scene.levelkit_{suffix}", text=f"{label} (levelkit)")
+
+
+def _menu_export(self, context):
+    for suffix, label, _ in EXPORTS:
+        self.layout.operator(f"export_scene.levelkit_{suffix}", text=f"{label} (levelkit)")
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.TOPBAR_MT_file_import.append(_menu_import)
+    bpy.types.TOPBAR_MT_file_export.append(_menu_export)
+
+
+def unregister():
+    bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
+    bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)
