@@ -18,6 +18,7 @@ use std::sync::Arc;
 use levelkit::assets::{Assets, Folder, NoAssets};
 use levelkit::document::Model;
 use levelkit::document::convert::{self, Direction, Options};
+use levelkit::formats::graal::level::BOARD_SIZE;
 use levelkit::formats::rez::RezIndex;
 use levelkit::{ErrorKind, Format};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -374,7 +375,14 @@ impl NativeDocument {
         ))
     }
 
-    /// The tile planes: (name, width, height) each, in file order.
+    /// The meshes of a 3D document's scene (the common model every 3D export is made from),
+    /// as arrays; an empty list for other documents.
+    fn meshes<'py>(&self, py: Python<'py>) -> PyResult<Vec<MeshArrays<'py>>> {
+        self.mesh_arrays(py)
+    }
+
+    /// The tile planes: (name, width, height) each, in file order. A WWD level's planes; a
+    /// binary Graal level's boards (`layer 0` …, 64 x 64).
     fn plane_shapes(&self) -> Vec<(String, usize, usize)> {
         match &self.model {
             Model::Wwd(w) => w
@@ -385,48 +393,137 @@ impl NativeDocument {
                     (p.name.text.display(), w, h)
                 })
                 .collect(),
+            Model::Graal(g) => (0..g.boards.len())
+                .map(|i| (format!("layer {i}"), BOARD_SIZE, BOARD_SIZE))
+                .collect(),
             _ => Vec::new(),
         }
     }
 
-    /// Plane `index` as a new `int32` array of `height` rows (the raw cells: -1 is empty,
-    /// -286331154 (`0xEEEEEEEE`) the fill colour, else set << 16 | tile id).
+    /// Plane `index` as a new array: a WWD plane's raw cells as `int32` (-1 is empty,
+    /// -286331154 (`0xEEEEEEEE`) the fill colour, else set << 16 | tile id), a Graal board's
+    /// tile indices as `uint16`.
     fn plane<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyAny>> {
-        let Model::Wwd(w) = &self.model else {
-            return Err(PyValueError::new_err("only WWD levels have planes here"));
-        };
-        let p = w
-            .planes
-            .get(index)
-            .ok_or_else(|| PyKeyError::new_err(index))?;
-        let (width, height) = plane_size(p);
-        let cells: Vec<i32> = p.tiles.iter().map(|&t| t as i32).collect();
-        Ok(PyArray1::from_vec(py, cells)
-            .reshape([height, width])?
-            .into_any())
+        let missing = || PyKeyError::new_err(index);
+        match &self.model {
+            Model::Wwd(w) => {
+                let p = w.planes.get(index).ok_or_else(missing)?;
+                let (width, height) = plane_size(p);
+                let cells: Vec<i32> = p.tiles.iter().map(|&t| t as i32).collect();
+                Ok(PyArray1::from_vec(py, cells)
+                    .reshape([height, width])?
+                    .into_any())
+            }
+            Model::Graal(g) => {
+                let board = g.boards.get(index).ok_or_else(missing)?;
+                Ok(PyArray1::from_slice(py, &board.tiles)
+                    .reshape([board.tiles.len() / BOARD_SIZE, BOARD_SIZE])?
+                    .into_any())
+            }
+            _ => Err(PyValueError::new_err(
+                "only WWD and binary Graal levels have planes here",
+            )),
+        }
     }
 
-    /// Put an `int32` array of the plane's shape back as plane `index`'s cells.
-    fn set_plane(&mut self, index: usize, cells: PyReadonlyArray2<'_, i32>) -> PyResult<()> {
-        let Model::Wwd(w) = &mut self.model else {
-            return Err(PyValueError::new_err("only WWD levels have planes here"));
+    /// Put an array of the plane's shape (and type, as `plane` gives it) back as plane
+    /// `index`'s cells.
+    fn set_plane(&mut self, index: usize, cells: &Bound<'_, PyAny>) -> PyResult<()> {
+        let missing = || PyKeyError::new_err(index);
+        let wrong = |shape: &[usize], height: usize, width: usize| {
+            PyValueError::new_err(format!(
+                "plane {index} is {height} x {width} cells, not {shape:?}"
+            ))
         };
-        let p = w
-            .planes
-            .get_mut(index)
-            .ok_or_else(|| PyKeyError::new_err(index))?;
-        let (width, height) = plane_size(p);
-        if cells.shape() != [height, width] {
-            return Err(PyValueError::new_err(format!(
-                "plane {index} is {height} x {width} cells, not {:?}",
-                cells.shape()
-            )));
-        }
-        let view = cells.as_array();
-        for (cell, &v) in p.tiles.iter_mut().zip(view.iter()) {
-            *cell = v as u32;
+        match &mut self.model {
+            Model::Wwd(w) => {
+                let cells: PyReadonlyArray2<'_, i32> = cells.extract()?;
+                let p = w.planes.get_mut(index).ok_or_else(missing)?;
+                let (width, height) = plane_size(p);
+                if cells.shape() != [height, width] {
+                    return Err(wrong(cells.shape(), height, width));
+                }
+                for (cell, &v) in p.tiles.iter_mut().zip(cells.as_array().iter()) {
+                    *cell = v as u32;
+                }
+            }
+            Model::Graal(g) => {
+                let cells: PyReadonlyArray2<'_, u16> = cells.extract()?;
+                let board = g.boards.get_mut(index).ok_or_else(missing)?;
+                let height = board.tiles.len() / BOARD_SIZE;
+                if cells.shape() != [height, BOARD_SIZE] {
+                    return Err(wrong(cells.shape(), height, BOARD_SIZE));
+                }
+                for (cell, &v) in board.tiles.iter_mut().zip(cells.as_array().iter()) {
+                    *cell = v;
+                }
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "only WWD and binary Graal levels have planes here",
+                ));
+            }
         }
         Ok(())
+    }
+}
+
+/// One mesh of a 3D document's scene as arrays: its name, positions (`n x 3`, `float64`), each
+/// face's corner count (`uint32`), every corner's position index in face order (`uint32`),
+/// each face's material index (`int64`, -1 for none) and every corner's UV (`corners x 2`,
+/// `float64`, NaN where a corner has none).
+type MeshArrays<'py> = (
+    Option<String>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
+impl NativeDocument {
+    fn mesh_arrays<'py>(&self, py: Python<'py>) -> PyResult<Vec<MeshArrays<'py>>> {
+        let Some((scene, _)) = self.model.to_scene() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(scene.meshes.len());
+        for mesh in &scene.meshes {
+            let n = mesh.positions.len();
+            let positions: Vec<f64> = mesh.positions.iter().flatten().copied().collect();
+            let sizes: Vec<u32> = mesh
+                .faces
+                .iter()
+                .map(|f| u32::try_from(f.corners.len()).unwrap_or(u32::MAX))
+                .collect();
+            let corners: Vec<u32> = mesh
+                .faces
+                .iter()
+                .flat_map(|f| f.corners.iter().map(|c| c.position))
+                .collect();
+            let materials: Vec<i64> = mesh
+                .faces
+                .iter()
+                .map(|f| f.material.and_then(|m| i64::try_from(m).ok()).unwrap_or(-1))
+                .collect();
+            let uvs: Vec<f64> = mesh
+                .faces
+                .iter()
+                .flat_map(|f| f.corners.iter().map(|c| c.uv.unwrap_or([f64::NAN; 2])))
+                .flatten()
+                .collect();
+            let count = corners.len();
+            out.push((
+                mesh.name.clone(),
+                PyArray1::from_vec(py, positions)
+                    .reshape([n, 3])?
+                    .into_any(),
+                PyArray1::from_vec(py, sizes).into_any(),
+                PyArray1::from_vec(py, corners).into_any(),
+                PyArray1::from_vec(py, materials).into_any(),
+                PyArray1::from_vec(py, uvs).reshape([count, 2])?.into_any(),
+            ));
+        }
+        Ok(out)
     }
 }
 

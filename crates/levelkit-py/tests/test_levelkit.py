@@ -111,6 +111,19 @@ def test_an_unedited_document_with_planes_read_writes_back_byte_for_byte():
     assert doc.write() == path.read_bytes()
 
 
+def test_a_graal_board_is_a_numpy_array_too():
+    path = SAMPLES / "island.graal"
+    doc = levelkit.open(path)
+    board = doc.planes["layer 0"]
+    assert board.shape == (64, 64) and board.dtype == np.uint16
+    assert doc.write() == path.read_bytes()
+    board[3, 4] = 0x1FF if board[3, 4] != 0x1FF else 0x1FE
+    edited = levelkit.open(doc.write(), name="edited.graal")
+    assert edited.planes["layer 0"][3, 4] == board[3, 4]
+    changed = edited.planes["layer 0"] != levelkit.open(path).planes["layer 0"]
+    assert changed.sum() == 1
+
+
 def test_planes_of_the_wrong_shape_are_refused():
     doc = levelkit.open(SAMPLES / "claw-like.wwd")
     doc.planes["Action"] = np.zeros((1, 1), dtype=np.int32)
@@ -127,6 +140,22 @@ def test_objects_and_the_model_are_plain_python_data():
     doc.model = model
     assert levelkit.open(doc.write(), name="x.wwd").objects[0]["x"] == doc.objects[0]["x"]
     assert doc.write() != (SAMPLES / "claw-like.wwd").read_bytes()
+
+
+def test_3d_meshes_are_arrays():
+    doc = levelkit.open(SAMPLES / "cube.wings")
+    meshes = doc.meshes
+    assert len(meshes) == 2  # the cube and the pyramid
+    cube = meshes[0]
+    assert cube.positions.shape == (8, 3) and cube.positions.dtype == np.float64
+    assert cube.face_sizes.tolist() == [4] * 6
+    assert cube.face_corners.shape == (24,) and cube.face_corners.max() < 8
+    assert cube.corner_uvs.shape == (24, 2)
+    assert cube.triangles().shape == (12, 3)
+    assert levelkit.open(SAMPLES / "claw-like.wwd").meshes == []
+    # The same meshes the .glb has.
+    glb = doc.convert("glb").main
+    assert glb[:4] == b"glTF"
 
 
 def test_errors_name_the_format_and_the_place():

@@ -47,6 +47,7 @@ __all__ = [
     "Converted",
     "Finding",
     "FormatInfo",
+    "Mesh",
     "Rez",
     "Limits",
     "Error",
@@ -123,6 +124,37 @@ class Converted:
             _write_file(target, data, force=force)
             written.append(target)
         return written
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """One mesh of a 3D document as arrays. Faces are polygons: face `i` has `face_sizes[i]`
+    corners, whose position indices come next in `face_corners` (and their UVs in
+    `corner_uvs`, NaN where a corner has none); `face_materials[i]` is its material index,
+    -1 for none."""
+
+    name: Optional[str]
+    positions: np.ndarray
+    face_sizes: np.ndarray
+    face_corners: np.ndarray
+    face_materials: np.ndarray
+    corner_uvs: np.ndarray
+
+    def triangles(self) -> np.ndarray:
+        """The faces as triangle fans (`m x 3` position indices): exact for the convex faces
+        these formats store."""
+        starts = np.concatenate(([0], np.cumsum(self.face_sizes)[:-1])).astype(np.int64)
+        tris = []
+        for start, size in zip(starts, self.face_sizes):
+            for k in range(1, int(size) - 1):
+                tris.append(
+                    (
+                        self.face_corners[start],
+                        self.face_corners[start + k],
+                        self.face_corners[start + k + 1],
+                    )
+                )
+        return np.array(tris, dtype=np.uint32).reshape(-1, 3)
 
 
 @dataclass(frozen=True)
@@ -252,11 +284,13 @@ class Document:
 
     @property
     def planes(self) -> dict:
-        """A WWD level's tile planes by name (`"Background"`, `"Action"`, `"Front"`), each a
-        2-D `int32` numpy array of `[row, column]` cells: -1 is empty, -286331154
-        (`0xEEEEEEEE`) the plane's fill colour, any other value a tile id. Edit the arrays in
-        place (or put a new array of the same shape under the same name): `write()`,
-        `convert()` and the rest use them. An empty dict for other formats."""
+        """A level's tile planes by name, each a 2-D numpy array of `[row, column]` cells.
+        A WWD level's planes (`"Background"`, `"Action"`, `"Front"`) are `int32`: -1 is empty,
+        -286331154 (`0xEEEEEEEE`) the plane's fill colour, any other value a tile id. A binary
+        Graal level's boards (`"layer 0"`, …) are 64 x 64 `uint16` tile indices. Edit the
+        arrays in place (or put a new array of the same shape under the same name): `write()`,
+        `convert()` and the rest use them. An empty dict for other formats (a `.nw` level's
+        boards: `convert("graal")`, then open that)."""
         if self._planes is None:
             planes = {}
             index = {}
@@ -294,6 +328,14 @@ class Document:
                 objects.append(obj)
         return objects
 
+    @property
+    def meshes(self) -> list:
+        """A 3D document's meshes (its scene, the common model every 3D export is made from)
+        as numpy arrays: a new list of `Mesh` each time, for reading. An empty list for other
+        documents."""
+        self._sync()
+        return [Mesh(*m) for m in self._doc.meshes()]
+
     def _sync(self) -> None:
         """Put edited plane arrays back into the model."""
         if not self._planes:
@@ -302,7 +344,8 @@ class Document:
             i = self._plane_index.get(key)
             if i is None:
                 raise KeyError(f"{key!r} is not one of the level's planes")
-            self._doc.set_plane(i, np.ascontiguousarray(array, dtype=np.int32))
+            dtype = np.int32 if self.format == "wwd" else np.uint16
+            self._doc.set_plane(i, np.ascontiguousarray(array, dtype=dtype))
 
 
 def open(
