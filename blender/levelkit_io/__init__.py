@@ -149,18 +149,23 @@ class _LevelkitExport(ExportHelper):
         return {"FINISHED"}
 
 
-def _import_class(suffix, label, extensions):
+def _operator_class(direction, base, suffix, label, extensions, extra=None):
+    """The operator `{direction}_scene.levelkit_{suffix}` on `base`, for files with
+    `extensions`."""
+    verb = direction.capitalize()
+    undo = {"UNDO"} if direction == "import" else set()
     return type(
-        f"IMPORT_SCENE_OT_levelkit_{suffix}",
-        (_LevelkitImport, bpy.types.Operator),
+        f"{direction.upper()}_SCENE_OT_levelkit_{suffix}",
+        (base, bpy.types.Operator),
         {
-            "bl_idname": f"import_scene.levelkit_{suffix}",
-            "bl_label": f"Import {label}",
-            "bl_description": f"Import a {label} file through levelkit",
-            "bl_options": {"REGISTER", "UNDO", "PRESET"},
+            "bl_idname": f"{direction}_scene.levelkit_{suffix}",
+            "bl_label": f"{verb} {label}",
+            "bl_description": f"{verb} a {label} file through levelkit",
+            "bl_options": {"REGISTER", "PRESET"} | undo,
             "filename_ext": "." + extensions[0],
+            **(extra or {}),
             "__annotations__": {
-                **_LevelkitImport.__annotations__,
+                **base.__annotations__,
                 "filter_glob": StringProperty(
                     default=";".join(f"*.{e}" for e in extensions), options={"HIDDEN"}
                 ),
@@ -169,26 +174,10 @@ def _import_class(suffix, label, extensions):
     )
 
 
-def _export_class(suffix, label, target):
-    return type(
-        f"EXPORT_SCENE_OT_levelkit_{suffix}",
-        (_LevelkitExport, bpy.types.Operator),
-        {
-            "bl_idname": f"export_scene.levelkit_{suffix}",
-            "bl_label": f"Export {label}",
-            "bl_description": f"Export the scene as a {label} file through levelkit",
-            "bl_options": {"REGISTER", "PRESET"},
-            "filename_ext": "." + target,
-            "target": target,
-            "__annotations__": {
-                **_LevelkitExport.__annotations__,
-                "filter_glob": StringProperty(default=f"*.{target}", options={"HIDDEN"}),
-            },
-        },
-    )
-
-
-CLASSES = [_import_class(*i) for i in IMPORTS] + [_export_class(*e) for e in EXPORTS]
+CLASSES = [_operator_class("import", _LevelkitImport, *i) for i in IMPORTS] + [
+    _operator_class("export", _LevelkitExport, s, label, [t], {"target": t})
+    for s, label, t in EXPORTS
+]
 
 
 def _menu_import(self, context):
