@@ -68,6 +68,7 @@ EXPORTS = [
 
 
 def _fail(operator, error):
+    """Report `error` in Blender's report area and cancel."""
     operator.report({"ERROR"}, f"levelkit: {error}")
     return {"CANCELLED"}
 
@@ -88,6 +89,12 @@ class _LevelkitImport(ImportHelper):
     )
 
     def execute(self, context):
+        try:
+            return self._run(context)
+        except Exception as e:  # noqa: BLE001 (a report, never a traceback, for the user)
+            return _fail(self, f"unexpected error: {type(e).__name__}: {e}")
+
+    def _run(self, context):
         try:
             levelkit = _levelkit()
         except ImportError as e:
@@ -125,6 +132,12 @@ class _LevelkitExport(ExportHelper):
     )
 
     def execute(self, context):
+        try:
+            return self._run(context)
+        except Exception as e:  # noqa: BLE001 (a report, never a traceback, for the user)
+            return _fail(self, f"unexpected error: {type(e).__name__}: {e}")
+
+    def _run(self, context):
         try:
             levelkit = _levelkit()
         except ImportError as e:
