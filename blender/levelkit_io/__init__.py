@@ -73,7 +73,21 @@ def _fail(operator, error):
     return {"CANCELLED"}
 
 
-class _LevelkitImport(ImportHelper):
+class _Levelkit:
+    """What both directions share: the package found, and every failure a report."""
+
+    def execute(self, context):
+        try:
+            levelkit = _levelkit()
+        except ImportError as e:
+            return _fail(self, f"the levelkit Python package is not installed ({e})")
+        try:
+            return self._run(context, levelkit)
+        except Exception as e:  # noqa: BLE001 (a report, never a traceback, for the user)
+            return _fail(self, f"unexpected error: {type(e).__name__}: {e}")
+
+
+class _LevelkitImport(_Levelkit, ImportHelper):
     """Convert with levelkit to GLB, then Blender's glTF importer."""
 
     asset_folder: StringProperty(
@@ -88,17 +102,7 @@ class _LevelkitImport(ImportHelper):
         default=True,
     )
 
-    def execute(self, context):
-        try:
-            return self._run(context)
-        except Exception as e:  # noqa: BLE001 (a report, never a traceback, for the user)
-            return _fail(self, f"unexpected error: {type(e).__name__}: {e}")
-
-    def _run(self, context):
-        try:
-            levelkit = _levelkit()
-        except ImportError as e:
-            return _fail(self, f"the levelkit Python package is not installed ({e})")
+    def _run(self, context, levelkit):
         try:
             doc = levelkit.open(self.filepath, self.asset_folder or None)
             done = doc.convert("glb")
@@ -124,24 +128,14 @@ class _LevelkitImport(ImportHelper):
         return {"FINISHED"}
 
 
-class _LevelkitExport(ExportHelper):
+class _LevelkitExport(_Levelkit, ExportHelper):
     """Blender's glTF exporter, then levelkit from GLB."""
 
     use_selection: BoolProperty(
         name="Selected only", description="Export the selected objects only", default=False
     )
 
-    def execute(self, context):
-        try:
-            return self._run(context)
-        except Exception as e:  # noqa: BLE001 (a report, never a traceback, for the user)
-            return _fail(self, f"unexpected error: {type(e).__name__}: {e}")
-
-    def _run(self, context):
-        try:
-            levelkit = _levelkit()
-        except ImportError as e:
-            return _fail(self, f"the levelkit Python package is not installed ({e})")
+    def _run(self, context, levelkit):
         _numpy_shim()
         with tempfile.TemporaryDirectory(prefix="levelkit-") as folder:
             glb = os.path.join(folder, "scene.glb")
