@@ -102,6 +102,14 @@ pub enum Command {
     /// The page runs levelkit itself, compiled to WebAssembly: nothing is uploaded anywhere.
     /// The server answers only on 127.0.0.1, with the site's files and the FILEs named here.
     View(ViewArgs),
+    /// Open and save levels in Tiled: what the Tiled extension runs, and its installer.
+    ///
+    /// `levelkit tiled install` puts the extension (`levelkit.js`) in Tiled's extensions folder;
+    /// Tiled then opens and saves .wwd, .graal, .zelda and .nw files like its own maps, with
+    /// levelkit doing the bytes. `levelkit tiled types` writes a Tiled project whose object
+    /// types give each Claw and Gruntz logic and each Graal object kind its typed fields.
+    #[command(after_help = EXIT_STATUS)]
+    Tiled(TiledArgs),
 }
 
 /// `levelkit render`.
@@ -409,4 +417,97 @@ pub struct ViewArgs {
     /// Print the URL without opening a browser.
     #[arg(long)]
     pub no_open: bool,
+}
+
+/// `levelkit tiled`.
+#[derive(Debug, Args)]
+pub struct TiledArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: TiledCommand,
+}
+
+/// The `levelkit tiled` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TiledCommand {
+    /// Put the Tiled extension in Tiled's extensions folder.
+    ///
+    /// The folder is Tiled's own: `$XDG_CONFIG_HOME/tiled/extensions` (`~/.config/tiled/extensions`)
+    /// on Linux, `~/Library/Preferences/Tiled/extensions` on macOS,
+    /// `%LOCALAPPDATA%\Tiled\extensions` on Windows. Restart Tiled (or use Tiled's "Reload
+    /// extensions") after installing.
+    #[command(after_help = EXIT_STATUS)]
+    Install(TiledInstallArgs),
+    /// Convert a level into a Tiled map in levelkit's cache, for the extension to load.
+    ///
+    /// The map goes to `<cache>/maps/<key>/<name>.tmx` (the key is made from the level's path),
+    /// its tilesets to `<cache>/tilesets/`, each written once and shared by every map that uses
+    /// it, as a batch conversion shares them. The cache is `$LEVELKIT_TILED_CACHE`, else the
+    /// user's cache folder (`$XDG_CACHE_HOME/levelkit/tiled`, `~/.cache/levelkit/tiled`).
+    #[command(after_help = EXIT_STATUS)]
+    Open(TiledOpenArgs),
+    /// Print the cache folder `open` writes to (the extension saves its temporary maps there).
+    Cache,
+    /// Write a Tiled project whose object types give every Claw and Gruntz logic and every
+    /// Graal object kind (link, sign, chest, baddy, npc) its typed fields with their defaults.
+    ///
+    /// Writes PROJECT (a `.tiled-project`; one already there keeps everything but the types
+    /// levelkit writes) and the object types file beside it (`levelkit-objecttypes.xml`),
+    /// which the project names. Tiled 1.8 reads the object types file; Tiled 1.9 and later read
+    /// the project's classes.
+    #[command(after_help = EXIT_STATUS)]
+    Types(TiledTypesArgs),
+}
+
+/// `levelkit tiled install`.
+#[derive(Debug, Args)]
+pub struct TiledInstallArgs {
+    /// Install into this folder instead of Tiled's extensions folder.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Replace an extension file that differs from this levelkit's.
+    #[arg(long, short = 'f')]
+    pub force: bool,
+    /// Print the path written as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `levelkit tiled open`.
+#[derive(Debug, Args)]
+pub struct TiledOpenArgs {
+    /// The level: .wwd, .graal, .zelda or .nw.
+    #[arg(value_name = "LEVEL")]
+    pub level: PathBuf,
+    /// WWD levels: the game's REZ archive or a folder extracted from it, for its tiles and
+    /// object sprites (as `convert --game`).
+    #[arg(long, value_name = "REZ|DIR")]
+    pub game: Option<PathBuf>,
+    /// Tile graphics (as `convert --tiles`): Graal's pics1.png, or a folder of tile images.
+    #[arg(long, value_name = "PATH")]
+    pub tiles: Option<PathBuf>,
+    /// Graal levels: the folder of the images NPCs name (as `convert --images`).
+    #[arg(long, value_name = "DIR")]
+    pub images: Option<PathBuf>,
+    /// The cache folder (default: see above).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Write a JSON map (.tmj) instead of a .tmx.
+    #[arg(long)]
+    pub tmj: bool,
+    /// Print a JSON report on stdout: `map`, `cache`, `warnings`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `levelkit tiled types`.
+#[derive(Debug, Args)]
+pub struct TiledTypesArgs {
+    /// The project file to write or update.
+    #[arg(value_name = "PROJECT", default_value = "levelkit.tiled-project")]
+    pub project: PathBuf,
+    /// WWD levels, or folders of them, whose logics get object types too (beside the logics
+    /// of the real Claw and Gruntz levels levelkit knows).
+    #[arg(long = "levels", value_name = "PATH")]
+    pub levels: Vec<PathBuf>,
 }

@@ -25,6 +25,7 @@ mod files;
 mod info;
 mod ls;
 mod pack;
+mod tiled;
 mod tilesets;
 mod validate;
 mod view;
@@ -123,6 +124,7 @@ fn main() -> ExitCode {
         Command::Extract(args) => extract::run(&args),
         Command::Pack(args) => pack::run(&args),
         Command::View(args) => view::run(&args),
+        Command::Tiled(args) => tiled::run(&args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

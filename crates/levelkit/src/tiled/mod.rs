@@ -147,6 +147,7 @@
 
 mod options;
 mod read;
+pub mod types;
 mod write;
 
 pub use options::{

@@ -648,3 +648,27 @@ fn odd_nw_statements_keep_their_spelling_while_moved() {
         "GLEVNW01\nNPC - 2 2\n\nNPCEND\nCHEST 4 4 7 -1\nBADDY 2 2 frog\nhi\nBADDYEND\n"
     );
 }
+
+/// A link placed in Tiled with only its destination level lands at (0, 0), the default its
+/// object type shows; without a destination level it is refused, naming the object.
+#[test]
+fn a_link_placed_in_tiled_needs_only_its_destination() {
+    let (mut map, _) = gt::graal_to_tilemap(&graal_subject());
+    let link = nth(&mut map, "link", 0);
+    link.properties
+        .0
+        .retain(|p| p.name != "dest_x" && p.name != "dest_y");
+    let (back, _) = gt::tilemap_to_graal(&map).unwrap();
+    let first = &back.to_level().0.links[0];
+    assert_eq!(
+        (first.dest_x.as_bytes(), first.dest_y.as_bytes()),
+        (&b"0"[..], &b"0"[..])
+    );
+    let link = nth(&mut map, "link", 0);
+    link.properties.0.retain(|p| p.name != "dest");
+    let e = error_of(&map);
+    assert!(
+        e.contains("property \"dest\"") && e.contains("missing"),
+        "{e}"
+    );
+}

@@ -337,3 +337,67 @@ fn sparse_image_sets_hold_only_the_tiles_used_and_come_back_exactly() {
         assert!(err.contains(wwd::TILE_ID_PROPERTY), "{err}");
     }
 }
+
+/// An object placed in Tiled holds only the properties its user set (Tiled keeps its object
+/// type's defaults out of the file): the others are the object type's defaults, and an object
+/// without a `wwd_id` gets the next free id, in plane and object order.
+#[test]
+fn objects_placed_in_tiled_take_the_defaults_and_the_next_ids() {
+    let level = wwd::samples::claw_like();
+    let (mut map, _) = level.to_tilemap();
+    let top = level
+        .planes
+        .iter()
+        .flat_map(|p| &p.objects)
+        .map(|o| o.id)
+        .max()
+        .unwrap();
+    let group = map
+        .layers
+        .iter_mut()
+        .find_map(|l| match l {
+            Layer::Objects(g) => Some(g),
+            Layer::Tiles(_) => None,
+        })
+        .unwrap();
+    let count = group.objects.len();
+    let mut placed = group.objects[0].clone();
+    placed.class = "Officer".into();
+    placed.name = String::new();
+    placed.x = 640.0;
+    placed.y = 320.0;
+    placed.properties = levelkit::tilemap::Properties::new();
+    placed.properties.int("health", 30);
+    group.objects.push(placed.clone());
+    placed.properties = levelkit::tilemap::Properties::new();
+    group.objects.push(placed);
+    let back = back(&map);
+    let objects: Vec<_> = back.planes.iter().flat_map(|p| &p.objects).collect();
+    assert_eq!(
+        objects.len(),
+        level.planes.iter().map(|p| p.objects.len()).sum::<usize>() + 2
+    );
+    let plane = back
+        .planes
+        .iter()
+        .find(|p| p.objects.len() == count + 2)
+        .unwrap();
+    let (a, b) = (&plane.objects[count], &plane.objects[count + 1]);
+    assert_eq!((a.id, b.id), (top + 1, top + 2));
+    assert_eq!(a.logic.display(), "Officer");
+    assert_eq!((a.x, a.y, a.health, a.score), (640, 320, 30, 0));
+    assert_eq!(
+        (b.health, b.user_flags.bits(), b.move_rect),
+        (0, 0, Default::default())
+    );
+    // The defaults are the object types `levelkit tiled types` writes.
+    let fields = wwd::object_type_properties();
+    assert!(fields.get("wwd_id").is_none());
+    assert_eq!(fields.get("health"), Some(&PropertyValue::Int(0)));
+    // Everything else is the level as it was.
+    let mut without = back.clone();
+    for p in &mut without.planes {
+        p.objects.retain(|o| o.id <= top);
+    }
+    assert_eq!(without, without_source(level));
+}

@@ -482,9 +482,12 @@ impl Props<'_> {
         })
     }
 
+    /// A link's destination coordinate; a link placed in Tiled without one lands at 0, the
+    /// default its object type shows.
     fn coord(&self, name: &str) -> Result<LinkCoord> {
         let value = self.props.get(name);
         let parsed = match value {
+            None => LinkCoord::word(b"0"),
             Some(PropertyValue::Float(f)) if f.is_finite() => Some(LinkCoord::tiles(*f)),
             Some(PropertyValue::Int(i)) => LinkCoord::word(i.to_string().as_bytes()),
             Some(PropertyValue::String(s)) => RawString::from_editor_text(s.trim())

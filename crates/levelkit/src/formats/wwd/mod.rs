@@ -57,7 +57,7 @@ pub use model::*;
 pub use sections::checksum;
 pub use tilemap::{
     AFTER_NUL_SUFFIX, CHECKSUM_PROPERTY, DEFLATE_PROPERTY, LAYOUT_PROPERTY, SPARSE_GAP,
-    TILE_ID_PROPERTY, from_tilemap, sparse_tile_ids, to_tilemap,
+    TILE_ID_PROPERTY, from_tilemap, object_type_properties, sparse_tile_ids, to_tilemap,
 };
 pub use validate::validate;
 pub use write::{WriteOptions, ZLIB_LEVEL, write, write_with};

@@ -537,6 +537,39 @@ fn tile_attributes(tp: &TileProperties) -> Vec<TileData> {
         .collect()
 }
 
+/// The fields of a WWD object of any logic at their defaults (0, empty), as Tiled's object
+/// types offer them for a new object: every property [`to_tilemap`] gives an object but
+/// `wwd_id` (a new object without one is given the next free id when the map becomes a level).
+pub fn object_type_properties() -> Properties {
+    let mut p = map_object(&Object::default(), 0).properties;
+    p.0.retain(|p| p.name != "wwd_id");
+    p
+}
+
+/// Give each object placed in Tiled without a `wwd_id` the next id after the largest in the
+/// level, in plane and object order.
+fn give_new_objects_ids(planes: &mut [Plane]) {
+    let objects = || planes.iter().flat_map(|p| &p.objects);
+    let mut next = objects()
+        .map(|o| o.id)
+        .filter(|&id| id != NEW_OBJECT_ID)
+        .max()
+        .unwrap_or(0);
+    for o in planes.iter_mut().flat_map(|p| &mut p.objects) {
+        if o.id == NEW_OBJECT_ID {
+            next = next.saturating_add(1);
+            o.id = next;
+        }
+    }
+}
+
+/// What a property missing from an object stands for.
+static OBJECT_DEFAULTS: std::sync::LazyLock<Properties> =
+    std::sync::LazyLock::new(object_type_properties);
+
+/// The id of an object read without `wwd_id`, until it is given a free one.
+const NEW_OBJECT_ID: i32 = i32::MIN;
+
 fn map_object(o: &Object, id: u32) -> MapObject {
     let mut p = Properties::new();
     p.int("wwd_id", o.id)
@@ -619,17 +652,37 @@ fn prop_err(path: &str, e: PropertyError) -> Error {
 struct Props<'a> {
     props: &'a Properties,
     path: String,
+    /// Where a missing property's value comes from (an object's fields: a new object placed
+    /// in Tiled has only the properties its user set); `None`: a missing property is an error.
+    defaults: Option<&'a Properties>,
 }
 
-impl Props<'_> {
+impl<'a> Props<'a> {
+    /// Access to `props` in which every property is needed.
+    fn new(props: &'a Properties, path: impl Into<String>) -> Self {
+        Props {
+            props,
+            path: path.into(),
+            defaults: None,
+        }
+    }
+
+    /// The properties a name is looked up in: the object's own, else the defaults.
+    fn source(&self, name: &str) -> &'a Properties {
+        match self.defaults {
+            Some(d) if self.props.get(name).is_none() => d,
+            _ => self.props,
+        }
+    }
+
     fn i32(&self, name: &str) -> Result<i32> {
-        self.props
+        self.source(name)
             .need_i32(name)
             .map_err(|e| prop_err(&self.path, e))
     }
 
     fn u32(&self, name: &str) -> Result<u32> {
-        self.props
+        self.source(name)
             .need_u32(name)
             .map_err(|e| prop_err(&self.path, e))
     }
@@ -646,8 +699,8 @@ impl Props<'_> {
             .map_err(|e| prop_err(&self.path, e))
     }
 
-    fn str(&self, name: &str) -> Result<&str> {
-        self.props
+    fn str(&self, name: &str) -> Result<&'a str> {
+        self.source(name)
             .need_str(name)
             .map_err(|e| prop_err(&self.path, e))
     }
@@ -732,10 +785,7 @@ enum SetKind {
 }
 
 fn tileset_kind(ts: &Tileset, index: usize) -> Result<SetKind> {
-    let p = Props {
-        props: &ts.properties,
-        path: format!("tilesets[{index}] {:?}", ts.name),
-    };
+    let p = Props::new(&ts.properties, format!("tilesets[{index}] {:?}", ts.name));
     if p.opt_bool("wwd_fill")? == Some(true) {
         return Ok(SetKind::Fill);
     }
@@ -792,10 +842,7 @@ fn sparse_ids(ts: &Tileset, index: usize) -> Result<Option<BTreeMap<u32, u16>>> 
 
 fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
     let path = format!("tilesets[{index}] {:?}", ts.name);
-    let p = Props {
-        props: &ts.properties,
-        path: path.clone(),
-    };
+    let p = Props::new(&ts.properties, path.clone());
     let mut unknown3_7 = [0u32; 5];
     for (i, v) in unknown3_7.iter_mut().enumerate() {
         *v = p.u32(&format!("wwd_tp_unknown{}", i + 3))?;
@@ -819,10 +866,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
                 ),
             ));
         }
-        let tp = Props {
-            props: &t.properties,
-            path: tpath.clone(),
-        };
+        let tp = Props::new(&t.properties, tpath.clone());
         let attr = match tp.str("type")? {
             "single" => TileAttr::Single {
                 attribute: tp.i32("attribute")?,
@@ -894,10 +938,7 @@ fn tile_records(ts: &Tileset, index: usize) -> Result<TileProperties> {
 }
 
 fn header_from(props: &Properties) -> Result<Header> {
-    let p = Props {
-        props,
-        path: "map properties".into(),
-    };
+    let p = Props::new(props, "map properties");
     let slots = |prefix: &str| -> Result<[SlotString; 4]> {
         Ok([
             p.slot(&format!("{prefix}1"))?,
@@ -947,10 +988,7 @@ fn plane_from(
     remaps: &[BTreeMap<u32, u16>],
 ) -> Result<Plane> {
     let path = format!("layers[{layer_index}] {:?}", layer.name);
-    let p = Props {
-        props: &layer.properties,
-        path: path.clone(),
-    };
+    let p = Props::new(&layer.properties, path.clone());
     let mut flags = p.flags(&[
         ("main_plane", PlaneFlags::MAIN_PLANE.bits()),
         ("no_draw", PlaneFlags::NO_DRAW.bits()),
@@ -1130,8 +1168,8 @@ fn plane_from(
 
 fn object_from(o: &MapObject, path: &str, warnings: &mut Vec<Warning>) -> Result<Object> {
     let p = Props {
-        props: &o.properties,
-        path: path.to_string(),
+        defaults: Some(&OBJECT_DEFAULTS),
+        ..Props::new(&o.properties, path)
     };
     let mut pos = |v: f64, what: &str| -> Result<i32> {
         let r = v.round();
@@ -1160,7 +1198,11 @@ fn object_from(o: &MapObject, path: &str, warnings: &mut Vec<Warning>) -> Result
         *v = p.i32(&format!("user{}", i + 1))?;
     }
     Ok(Object {
-        id: p.i32("wwd_id")?,
+        // A new object has none: it is given one when the level is complete.
+        id: match o.properties.get("wwd_id") {
+            Some(_) => p.i32("wwd_id")?,
+            None => NEW_OBJECT_ID,
+        },
         x: pos(o.x, "x")?,
         y: pos(o.y, "y")?,
         z: p.i32("z")?,
@@ -1282,6 +1324,7 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
             target.objects.push(object_from(o, &opath, &mut warnings)?);
         }
     }
+    give_new_objects_ids(&mut planes);
     let layout = match map.properties.get_str(LAYOUT_PROPERTY) {
         Ok(Some(json)) => Some(serde_json::from_str::<Layout>(json).map_err(|e| {
             Error::malformed(
