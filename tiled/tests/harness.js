@@ -16,7 +16,8 @@
  *   {"op": "resolved", "layer": "objects", "index": -1}   (-1: the last object) records
  *    the object's type, own properties and resolved properties (its type's fields included)
  * The result: {"steps": [...what each recorded...], "error": the save's error or null,
- *              "source": the map's levelkit.source property}.
+ *              "source": the map's levelkit.source property,
+ *              "actions": the extension's registered actions}.
  */
 (function () {
     "use strict";
@@ -93,6 +94,7 @@
         extension: "lktest",
         write: function (unused, fileName) {
             var out = { steps: [], error: null, source: null };
+            out.actions = tiled.actions.filter(function (a) { return a.indexOf("Levelkit") === 0; });
             try {
                 var jobFile = new TextFile(fileName + ".json", TextFile.ReadOnly);
                 var job = JSON.parse(jobFile.readAll());

@@ -13,10 +13,11 @@ throw-away home folder with nothing but what `levelkit tiled install` puts there
    those edits in the level.
 4. A map that cannot become the level (an object of an unknown type, a Graal level resized to
    70 x 64) gives the reason as the format's error and leaves the level on disk as it was.
-5. With the object types `levelkit tiled types` generates, a Claw logic's fields and a Graal
+5. A levelkit that is missing or too old is a clear message in Tiled.
+6. With the object types `levelkit tiled types` generates, a Claw logic's fields and a Graal
    link's destination are typed properties a script reads; a new object saved with only the
    fields its user set gets the others' defaults (and a WWD object the next free id).
-6. Opening the largest corpus WWD through the extension takes under 1.5 times the two
+7. Opening the largest corpus WWD through the extension takes under 1.5 times the two
    conversions alone (levelkit to .tmx, Tiled loading the .tmx); both times are printed.
 
 Exit 0 when every check passed; the first failure stops it with a message.
@@ -160,6 +161,25 @@ def install(env):
     print(f"tiled: extension installed at {installed}; Tiled lists wwd, graal, zelda, nw")
 
 
+def finding_levelkit(env):
+    """A levelkit that is not there, or too old, is a clear message in Tiled."""
+    settings = env.home / ".config/tiled/extensions/levelkit.json"
+    old = env.root / "old-levelkit"
+    old.write_text("#!/bin/sh\necho 'levelkit 0.0.9'\n")
+    old.chmod(0o755)
+    level = REPO / "samples/island.graal"
+    cases = [
+        (env.root / "no-such-levelkit", "was not found"),
+        (old, "is levelkit 0.0.9; this extension needs"),
+    ]
+    for program, message in cases:
+        settings.write_text(json.dumps({"levelkit": str(program)}))
+        opened = env.tiled("--export-map", "tmx", level, env.root / "x.tmx", check_exit=False)
+        check(opened.returncode != 0 and message in opened.stderr, f"{program}: {opened.stderr}")
+        print(f"tiled: {opened.stderr.strip().splitlines()[-1]}")
+    settings.unlink()
+
+
 def levels(corpus):
     found = sorted(p for p in (REPO / "samples").iterdir() if p.suffix.lower() in LEVEL_SUFFIXES)
     if corpus:
@@ -199,6 +219,28 @@ def round_trips(env, corpus):
     )
 
 
+def game_graphics(env):
+    """A project's levelkit-tiled.json points the extension at the game's REZ: the map opens
+    with the game's tiles and object sprites, and saves back to the same bytes."""
+    work = env.root / "game" / "levels" / "custom"
+    work.mkdir(parents=True)
+    shutil.copy(REPO / "samples/claw.rez", env.root / "game" / "CLAW.REZ")
+    (env.root / "game" / "levelkit-tiled.json").write_text(json.dumps({"wwd": {"game": "CLAW.REZ"}}))
+    level = work / "claw-like.wwd"
+    shutil.copy(REPO / "samples/claw-like.wwd", level)
+    tmx = env.root / "game" / "opened.tmx"
+    opened = env.tiled("--export-map", "tmx", level, tmx)
+    text = tmx.read_text()
+    check('name="sprites"' in text, "no object sprites in the map opened with the game's REZ")
+    check("levelkit.sprite_dx" in text, "the objects are not the game's sprites")
+    back = work / "back.wwd"
+    env.tiled("--export-map", "wwd", tmx, back)
+    check(back.read_bytes() == level.read_bytes(), "the level with the game's graphics did not come back")
+    check(opened.returncode == 0, "not opened")
+    print("tiled: with levelkit-tiled.json naming the game's REZ, the level opens with its sprites "
+          "and saves back byte for byte")
+
+
 def edits(env):
     work = env.root / "edits"
     work.mkdir()
@@ -234,6 +276,7 @@ def edits(env):
         result = env.harness({"format": fmt, "level": str(source), "save": str(saved), "steps": steps})
         check(result["error"] is None, f"{name}: the edited map did not save: {result['error']}")
         check(result["source"] == str(source), f"{name}: levelkit.source is {result['source']}")
+        check(result["actions"] == ["LevelkitGame", "LevelkitProgram"], f"actions: {result['actions']}")
         changes = level_changes(env, source, saved)
         tile_changes = [c for c in changes if "tiles" in c[0]]
         object_changes = [c for c in changes if c not in tile_changes]
@@ -386,7 +429,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix="levelkit-tiled-") as tmp:
         env = Env(levelkit, Path(tmp))
         install(env)
+        finding_levelkit(env)
         round_trips(env, corpus)
+        game_graphics(env)
         edits(env)
         refusals(env)
         types(env, corpus)

@@ -150,12 +150,23 @@ pub fn map_conversion(
         {
             return Err(tiles::none_found(name, map));
         }
+        // Object images are the map's own, beside it (the shared tilesets are the tiles').
+        let mut side = Vec::new();
+        let with_sprites = match options.stem() {
+            Some(stem) => sprite_images(map, &sprites, stem, &mut tiled_options, &mut side)?,
+            None => None,
+        };
+        let map = with_sprites.as_ref().unwrap_or(map);
         let main = if target == Format::Tmx {
             tiled::to_tmx(map, &tiled_options)?
         } else {
             tiled::to_tmj(map, &tiled_options)?
         };
-        return Ok(Converted::of(main));
+        return Ok(Converted {
+            main: Some(main),
+            side,
+            ..Converted::default()
+        });
     }
     if target != Format::Png {
         // Each generated atlas is made, encoded and dropped in turn.
@@ -225,6 +236,40 @@ pub fn map_files(
     tiled_files(map, format, atlases, &art.sprites, stem)
 }
 
+/// The object images of a Tiled map: `map` with a collection-of-images tileset whose tiles
+/// are `sprites`' images and whose objects are tile objects of it (`None` when no object has
+/// an image), each distinct image a side file `<stem>.sprites/<id>.png` named in `options`.
+fn sprite_images(
+    map: &TileMap,
+    sprites: &[(u32, PlacedImage)],
+    stem: &str,
+    options: &mut tiled::TiledOptions,
+    side: &mut Vec<(String, Vec<u8>)>,
+) -> Result<Option<TileMap>> {
+    if sprites.is_empty() {
+        return Ok(None);
+    }
+    let mut m = map.clone();
+    let Some((index, images)) = super::game::attach_sprites(&mut m, "sprites", sprites) else {
+        return Ok(None);
+    };
+    let mut tiles = BTreeMap::new();
+    for (id, image) in (0u32..).zip(&images) {
+        let name = format!("{stem}.sprites/{id}.png");
+        tiles.insert(
+            id,
+            tiled::TileImage {
+                path: name.clone(),
+                width: image.width,
+                height: image.height,
+            },
+        );
+        side.push((name, png::encode_png(image)?));
+    }
+    options.tile_images.insert(index, tiles);
+    Ok(Some(m))
+}
+
 /// A tile map as a Tiled map (TMX or TMJ) with its tileset images as side files
 /// `<stem>.tileset<i>.png` (`None`: generated here, each made, encoded and dropped before the
 /// next) and its object images; with no `stem`, the map alone.
@@ -259,30 +304,10 @@ fn tiled_files(
             side.push((name, png::encode_png(image)?));
         }
     }
-    // Object images: a collection-of-images tileset, one PNG a distinct image.
-    let mut with_sprites = None;
-    if let Some(stem) = stem
-        && !sprites.is_empty()
-    {
-        let mut m = map.clone();
-        if let Some((index, images)) = super::game::attach_sprites(&mut m, "sprites", sprites) {
-            let mut tiles = BTreeMap::new();
-            for (id, image) in (0u32..).zip(&images) {
-                let name = format!("{stem}.sprites/{id}.png");
-                tiles.insert(
-                    id,
-                    tiled::TileImage {
-                        path: name.clone(),
-                        width: image.width,
-                        height: image.height,
-                    },
-                );
-                side.push((name, png::encode_png(image)?));
-            }
-            options.tile_images.insert(index, tiles);
-            with_sprites = Some(m);
-        }
-    }
+    let with_sprites = match stem {
+        Some(stem) => sprite_images(map, sprites, stem, &mut options, &mut side)?,
+        None => None,
+    };
     let map = with_sprites.as_ref().unwrap_or(map);
     let main = match format {
         Format::Tmx => tiled::to_tmx(map, &options)?,
