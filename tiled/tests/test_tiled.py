@@ -334,22 +334,20 @@ def types(env, corpus):
     data_dir.mkdir(parents=True, exist_ok=True)
     shutil.copy(project.parent / "levelkit-objecttypes.xml", data_dir / "objecttypes.xml")
 
-    claw = REPO / "samples/claw-like.wwd"
+    def saved_with(fmt, sample, saved, steps):
+        """Open a sample through the extension, do `steps`, save it as `saved`."""
+        job = {"format": fmt, "level": str(REPO / "samples" / sample), "save": str(saved)}
+        result = env.harness({**job, "steps": steps})
+        check(result["error"] is None, f"{sample} with a new object did not save: {result['error']}")
+        return result
+
     saved = env.root / "project" / "claw-new.wwd"
-    result = env.harness(
-        {
-            "format": "wwd",
-            "level": str(claw),
-            "save": str(saved),
-            "steps": [
-                {"op": "resolved", "layer": "Action objects", "index": 0},
-                {"op": "add", "layer": "Action objects", "type": "Officer", "x": 320, "y": 640,
-                 "properties": {"health": 30}},
-                {"op": "resolved", "layer": "Action objects", "index": -1},
-            ],
-        }
-    )
-    check(result["error"] is None, f"the level with a new object did not save: {result['error']}")
+    result = saved_with("wwd", "claw-like.wwd", saved, [
+        {"op": "resolved", "layer": "Action objects", "index": 0},
+        {"op": "add", "layer": "Action objects", "type": "Officer", "x": 320, "y": 640,
+         "properties": {"health": 30}},
+        {"op": "resolved", "layer": "Action objects", "index": -1},
+    ])
     existing, _, new = result["steps"]
     check(existing["kinds"].get("score") == "number", f"score is not a number: {existing['kinds']}")
     check(new["own"] == {"health": 30}, f"the new object holds {new['own']}")
@@ -365,21 +363,12 @@ def types(env, corpus):
         f"saved with health 30 has id {added['id']} and every other field at its default"
     )
 
-    island = REPO / "samples/island.graal"
     saved = env.root / "project" / "island-new.graal"
-    result = env.harness(
-        {
-            "format": "graal",
-            "level": str(island),
-            "save": str(saved),
-            "steps": [
-                {"op": "add", "layer": "objects", "type": "link", "x": 160, "y": 320,
-                 "width": 32, "height": 16, "properties": {"dest": "cave.nw"}},
-                {"op": "resolved", "layer": "objects", "index": -1},
-            ],
-        }
-    )
-    check(result["error"] is None, f"the level with a new link did not save: {result['error']}")
+    result = saved_with("graal", "island.graal", saved, [
+        {"op": "add", "layer": "objects", "type": "link", "x": 160, "y": 320,
+         "width": 32, "height": 16, "properties": {"dest": "cave.nw"}},
+        {"op": "resolved", "layer": "objects", "index": -1},
+    ])
     link = result["steps"][1]
     check(link["resolved"] == {"dest": "cave.nw", "dest_x": "0", "dest_y": "0"}, f"{link['resolved']}")
     check(set(link["kinds"].values()) == {"string"}, f"the link's fields: {link['kinds']}")

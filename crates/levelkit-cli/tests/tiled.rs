@@ -207,31 +207,17 @@ fn open_refuses_what_is_not_a_level() {
 fn cache_follows_the_environment() {
     let tmp = common::tempdir();
     let home = tmp.path().join("h");
-    let r = run(tmp.path(), &home, &[], &["tiled", "cache"]);
-    common::ok(&r);
-    assert_eq!(
-        r.out().trim(),
-        home.join(".cache/levelkit/tiled").display().to_string()
-    );
-    let xdg = tmp.path().join("xdg");
-    let r = run(
-        tmp.path(),
-        &home,
-        &[("XDG_CACHE_HOME", &xdg)],
-        &["tiled", "cache"],
-    );
-    assert_eq!(
-        r.out().trim(),
-        xdg.join("levelkit/tiled").display().to_string()
-    );
-    let own = tmp.path().join("own");
-    let r = run(
-        tmp.path(),
-        &home,
-        &[("LEVELKIT_TILED_CACHE", &own)],
-        &["tiled", "cache"],
-    );
-    assert_eq!(r.out().trim(), own.display().to_string());
+    let (xdg, own) = (tmp.path().join("xdg"), tmp.path().join("own"));
+    let cases: [(&[(&str, &Path)], PathBuf); 3] = [
+        (&[], home.join(".cache/levelkit/tiled")),
+        (&[("XDG_CACHE_HOME", &xdg)], xdg.join("levelkit/tiled")),
+        (&[("LEVELKIT_TILED_CACHE", &own)], own.clone()),
+    ];
+    for (env, expected) in cases {
+        let r = run(tmp.path(), &home, env, &["tiled", "cache"]);
+        common::ok(&r);
+        assert_eq!(r.out().trim(), expected.display().to_string(), "{env:?}");
+    }
 }
 
 #[test]

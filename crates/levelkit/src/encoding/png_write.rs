@@ -8,7 +8,9 @@
 //!   ([`choose_filter`]): indexed images are left unfiltered (the PNG specification's advice;
 //!   on the WAP32 sprites it gave files 30 % smaller than adaptive filtering), every other image
 //!   is compressed both ways on a sample of its rows and the smaller wins;
-//! * the rows are deflated in one pass by `zlib-rs` at [`LEVEL`], called directly, not through
+//! * the rows are deflated in one pass by `zlib-rs` at [`LEVEL`] (a large image in pieces of
+//!   a fixed size on several cores, each primed with the window before it:
+//!   [`PARALLEL_PIECE`]), called directly, not through
 //!   `flate2`, whose backend Cargo unifies across the build (C zlib in the CLI, miniz_oxide in
 //!   WebAssembly). zlib-rs is pure Rust; its hash is one fixed multiplicative hash on every
 //!   target and its SIMD match comparisons (picked at run time) only measure the same match
@@ -485,6 +487,13 @@ fn deflate_rows(
     sample: usize,
 ) -> Result<Vec<u8>, String> {
     let filtering = choose_filter(pixels, stride, color, sample);
+    let rows_per_piece = PARALLEL_PIECE
+        .checked_div(stride.saturating_add(1))
+        .unwrap_or(1)
+        .max(1);
+    if pixels.len().checked_div(stride).unwrap_or(0) > rows_per_piece {
+        return deflate_pieces(pixels, stride, color, filtering, rows_per_piece);
+    }
     let mut scratch = Scratch::new(stride);
     // The filtered rows: the pixels and a filter type byte a row.
     let rows = pixels
@@ -512,6 +521,90 @@ fn deflate_rows(
     Ok(z.finish())
 }
 
+/// Filtered rows of more than this many bytes are deflated in pieces of about this size, on
+/// several cores where there are threads (pigz's way): each piece a raw deflate stream primed
+/// with the [`WINDOW`] of filtered rows before it and ended on a byte boundary, the pieces one
+/// zlib stream with the checksum of them all. Where a piece starts depends on the image's size
+/// alone, never on the number of threads, so the bytes are the same everywhere, WebAssembly
+/// (one piece after the other) included. A 256 x 256 RGB skin is two pieces.
+const PARALLEL_PIECE: usize = 96 * 1024;
+/// How much a deflate stream looks back: what each piece is primed with.
+const WINDOW: usize = 32 * 1024;
+
+/// [`deflate_rows`] of an image of more than one piece: see [`PARALLEL_PIECE`].
+fn deflate_pieces(
+    pixels: &[u8],
+    stride: usize,
+    color: PngColor,
+    filtering: Filtering,
+    rows_per_piece: usize,
+) -> Result<Vec<u8>, String> {
+    let height = pixels.len().checked_div(stride).unwrap_or(0);
+    let row_bytes = stride.saturating_add(1);
+    let filter_into = |from: usize, to: usize, scratch: &mut Scratch, out: &mut Vec<u8>| {
+        for y in from..to {
+            let prev = y.checked_sub(1).map(|p| row_of(pixels, stride, p));
+            filter_row(
+                row_of(pixels, stride, y),
+                prev,
+                color.samples(),
+                filtering,
+                scratch,
+                out,
+            );
+        }
+    };
+    // One piece: its raw deflate stream, the Adler-32 of its filtered rows and their length.
+    let piece = |start: usize| -> Result<(Vec<u8>, u32, usize), String> {
+        let end = start.saturating_add(rows_per_piece).min(height);
+        let mut scratch = Scratch::new(stride);
+        let mut before = Vec::new();
+        filter_into(
+            start.saturating_sub(WINDOW.div_ceil(row_bytes)),
+            start,
+            &mut scratch,
+            &mut before,
+        );
+        let window = before
+            .get(before.len().saturating_sub(WINDOW)..)
+            .unwrap_or_default();
+        let mut rows = Vec::with_capacity(end.saturating_sub(start).saturating_mul(row_bytes));
+        filter_into(start, end, &mut scratch, &mut rows);
+        let mut z = Zlib::raw();
+        if !window.is_empty() {
+            z.set_dictionary(window)?;
+        }
+        let flush = if end == height {
+            zlib_rs::DeflateFlush::Finish
+        } else {
+            zlib_rs::DeflateFlush::SyncFlush
+        };
+        z.push(&rows, flush)?;
+        Ok((z.finish(), zlib_rs::adler32::adler32(1, &rows), rows.len()))
+    };
+    let starts: Vec<usize> = (0..height).step_by(rows_per_piece.max(1)).collect();
+    #[cfg(not(target_arch = "wasm32"))]
+    let pieces: Vec<_> = {
+        use rayon::prelude::*;
+        starts.par_iter().map(|&s| piece(s)).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let pieces: Vec<_> = starts.iter().map(|&s| piece(s)).collect();
+    let mut out = ZLIB_HEADER.to_vec();
+    let mut adler = 1u32;
+    for p in pieces {
+        let (bytes, checksum, len) = p?;
+        out.extend_from_slice(&bytes);
+        adler = zlib_rs::adler32::adler32_combine(adler, checksum, len as u64);
+    }
+    out.extend_from_slice(&adler.to_be_bytes());
+    Ok(out)
+}
+
+/// The two bytes a zlib stream at [`LEVEL`] starts with (deflate, 32 KiB window, the level's
+/// class; a test holds zlib-rs to them).
+const ZLIB_HEADER: [u8; 2] = [0x78, 0x5E];
+
 /// A zlib stream at [`LEVEL`] written as its input arrives.
 ///
 /// Its deflate state and output buffer come from the thread's [`SPARE`] and go back to it,
@@ -520,6 +613,8 @@ fn deflate_rows(
 struct Zlib {
     state: Option<Box<State>>,
     out: Vec<u8>,
+    /// A raw deflate stream (no zlib header or checksum): one piece of [`deflate_pieces`].
+    raw: bool,
 }
 
 /// A deflate state and the buffer its output goes through.
@@ -531,15 +626,35 @@ struct State {
 std::thread_local! {
     /// The state of the last stream this thread finished, ready for the next.
     static SPARE: std::cell::RefCell<Option<Box<State>>> = const { std::cell::RefCell::new(None) };
+    /// The same for raw streams.
+    static SPARE_RAW: std::cell::RefCell<Option<Box<State>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 impl Zlib {
     fn new() -> Self {
-        let state = SPARE.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
+        Self::with(false)
+    }
+
+    /// A raw deflate stream at [`LEVEL`].
+    fn raw() -> Self {
+        Self::with(true)
+    }
+
+    fn with(raw: bool) -> Self {
+        let spare = if raw { &SPARE_RAW } else { &SPARE };
+        let state = spare.with(|s| s.borrow_mut().take()).unwrap_or_else(|| {
+            let defaults = zlib_rs::DeflateConfig::default();
             Box::new(State {
                 z: zlib_rs::Deflate::new_with_config(zlib_rs::DeflateConfig {
                     level: LEVEL,
-                    ..zlib_rs::DeflateConfig::default()
+                    // Negative window bits: a raw stream.
+                    window_bits: if raw {
+                        defaults.window_bits.saturating_abs().saturating_neg()
+                    } else {
+                        defaults.window_bits
+                    },
+                    ..defaults
                 }),
                 buf: vec![0; 64 * 1024],
             })
@@ -547,7 +662,16 @@ impl Zlib {
         Zlib {
             state: Some(state),
             out: Vec::new(),
+            raw,
         }
+    }
+
+    /// Prime the stream with the data that came before it (at its start only).
+    fn set_dictionary(&mut self, dictionary: &[u8]) -> Result<(), String> {
+        let State { z, .. } = self.state.as_deref_mut().ok_or("deflate has no state")?;
+        z.set_dictionary(dictionary)
+            .map(|_| ())
+            .map_err(|e| format!("deflate refused the dictionary ({e:?})"))
     }
 
     /// The stream so far (all of it after a push with `Finish`).
@@ -588,7 +712,8 @@ impl Drop for Zlib {
     fn drop(&mut self) {
         if let Some(mut state) = self.state.take() {
             state.z.reset();
-            SPARE.with(|s| *s.borrow_mut() = Some(state));
+            let spare = if self.raw { &SPARE_RAW } else { &SPARE };
+            spare.with(|s| *s.borrow_mut() = Some(state));
         }
     }
 }
@@ -870,11 +995,14 @@ mod tests {
         zlib(&rows).unwrap()
     }
 
+    /// Images of one [`PARALLEL_PIECE`] at most are the one-call stream, byte for byte; larger
+    /// ones, deflated in pieces, are a valid zlib stream (its checksum checked) of the same
+    /// filtered rows, hardly larger, and the same bytes every time.
     #[test]
     fn rows_deflated_in_pieces_are_the_one_call_stream() {
         let mut cases = pictures();
         // Larger than a piece, with rows that cross piece boundaries, in noise and in flat
-        // colour.
+        // colour, and a texture-like picture of many colours.
         let (w, h) = (1021u32, 700u32);
         let mut seed = 12345u32;
         let noise: Vec<u8> = (0..w * h * 4)
@@ -885,14 +1013,45 @@ mod tests {
             .collect();
         cases.push((w, h, PngColor::Rgba, noise));
         cases.push((w, h, PngColor::Indexed, vec![3u8; (w * h) as usize]));
+        let skin: Vec<u8> = (0..256u32 * 256)
+            .flat_map(|i| {
+                let (x, y) = (i % 256, i / 256);
+                [
+                    (x ^ y) as u8,
+                    (x * 3 / 2) as u8,
+                    ((x + y) / 2 + (x * y) % 7) as u8,
+                ]
+            })
+            .collect();
+        cases.push((256, 256, PngColor::Rgb, skin));
+        let mut pieces = 0;
         for (w, h, color, pixels) in cases {
             let stride = w as usize * color.samples();
+            let stream = deflate_rows(&pixels, stride, color, SAMPLE_BYTES).unwrap();
+            let one = one_call(&pixels, stride, color);
+            if h as usize <= (PARALLEL_PIECE / (stride + 1)).max(1) {
+                assert_eq!(stream, one, "{w} x {h} {color:?}");
+                continue;
+            }
+            pieces += 1;
+            let rows = miniz_oxide::inflate::decompress_to_vec_zlib(&stream).unwrap();
+            let expected = miniz_oxide::inflate::decompress_to_vec_zlib(&one).unwrap();
+            assert!(rows == expected, "{w} x {h} {color:?}: other rows");
+            // Each piece after the first costs a block's Huffman tables and a flush marker.
+            let count = (h as usize).div_ceil(PARALLEL_PIECE / (stride + 1));
+            assert!(
+                stream.len() * 100 <= one.len() * 102 + 64 * 100 * count,
+                "{w} x {h} {color:?}: {} bytes in pieces, {} in one",
+                stream.len(),
+                one.len()
+            );
             assert_eq!(
-                deflate_rows(&pixels, stride, color, SAMPLE_BYTES).unwrap(),
-                one_call(&pixels, stride, color),
-                "{w} x {h} {color:?}"
+                stream,
+                deflate_rows(&pixels, stride, color, SAMPLE_BYTES).unwrap()
             );
         }
+        assert!(pieces >= 3, "{pieces} pictures in pieces");
+        assert_eq!(zlib(b"").unwrap().get(..2), Some(&ZLIB_HEADER[..]));
     }
 
     #[test]
