@@ -1189,3 +1189,20 @@ fn a_level_gets_its_models_beside_it() {
         common::assert_gltf_valid(&script, &path);
     }
 }
+
+/// `to-fix/9player.mdl` (MDL3) is a truncated file, not a misread one: its header declares two
+/// 16-bit 168 x 256 skins (86,016 bytes each), 204 vertices, 405 triangles and a frame, but only
+/// 42,903 bytes follow the header, 16-bit pixels to the last byte: half of the first skin and
+/// none of the mesh (assimp refuses it too). It stays refused, as truncated, naming the skin.
+#[test]
+fn the_truncated_mdl3_of_to_fix_is_refused_as_truncated() {
+    let Some(dir) = common::corpus_or_skip("to-fix", "the to-fix MDL") else {
+        return;
+    };
+    let bytes = std::fs::read(dir.join("9player.mdl")).unwrap();
+    assert_eq!(bytes.len(), 42_987);
+    let err = Mdl::read(&bytes).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Truncated, "{err}");
+    assert!(err.to_string().contains("skins[0]"), "{err}");
+    assert!(err.to_string().contains("86016 bytes"), "{err}");
+}

@@ -777,3 +777,120 @@ fn kbridge_wmb_against_kbridge_wmp() {
     assert!(view::textures(&compiled).unwrap().is_empty());
     assert!(resolved.blocks.is_empty());
 }
+
+/// The real WMB7 levels of `to-fix/` read now: `testlevel_doors.wmb`, whose region objects are
+/// 56 bytes (a 20-byte name, not libgamestudio's 32), and `space.wmb`, whose 4-byte
+/// `lightmaps_terrain` list is the last 4 bytes of its `lightmaps` list. Each validates, writes
+/// back byte for byte (through JSON too), keeps every object and exports a `.glb` the Khronos
+/// validator passes.
+#[test]
+fn the_to_fix_levels_read_validate_and_round_trip() {
+    let Some(dir) = common::corpus_or_skip("to-fix", "the to-fix WMB levels") else {
+        return;
+    };
+    let script = common::oracle("node/validate.js", &["node"], "glTF validator checks");
+    let out = common::out_dir("wmb-to-fix", "validator");
+    for (file, objects, region, within) in [
+        ("testlevel_doors.wmb", 15, Some("playerSpawn"), false),
+        ("space.wmb", 22, None, true),
+    ] {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let level = wmb::read(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let findings = level.validate();
+        assert!(
+            findings.iter().all(|w| w.severity != Severity::Error),
+            "{file}: {findings:?}"
+        );
+        assert_eq!(findings.len(), usize::from(within), "{file}: {findings:?}");
+        assert_eq!(
+            level.write().unwrap(),
+            bytes,
+            "{file}: written bytes differ"
+        );
+        let back: Wmb = serde_json::from_str(&serde_json::to_string(&level).unwrap()).unwrap();
+        assert_eq!(back, level, "{file}: changed through JSON");
+        let list = view::objects(&level).unwrap();
+        assert_eq!(list.len(), objects, "{file}");
+        if let Some(region) = region {
+            let r = list
+                .iter()
+                .find(|o| o.fields["type"] == 8)
+                .expect("a region");
+            assert_eq!(r.name.as_deref(), Some(region));
+            assert!(
+                list.iter()
+                    .any(|o| o.file.as_deref() == Some("keypadkey0.mdl"))
+            );
+        }
+        let inside = level
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Within { slot, back: 4, length: 4 } if *slot == ListKind::LightmapsTerrain as usize));
+        assert_eq!(inside, within, "{file}");
+        if within {
+            assert_eq!(level.list(ListKind::LightmapsTerrain), None);
+            assert!(level.list(ListKind::Lightmaps).is_some());
+        }
+        if let Some(script) = &script {
+            let path = out.join(format!("{file}.glb"));
+            std::fs::write(&path, glb(&level)).unwrap();
+            assert!(common::assert_gltf_valid(script, &path), "{file}");
+        }
+    }
+}
+
+/// The same two cases made by our own writer: a list inside the list before it comes back as
+/// it was, at the same offset; a 56-byte region reads its 20-byte name.
+#[test]
+fn a_list_inside_another_and_a_short_region_round_trip() {
+    let mut level = samples::lit_quad_level();
+    let at = level
+        .items
+        .iter()
+        .position(|i| matches!(i, Item::List { slot, .. } if *slot == ListKind::Lightmaps as usize))
+        .unwrap();
+    level.items.insert(
+        at + 1,
+        Item::Within {
+            slot: ListKind::LightmapsTerrain as usize,
+            back: 4,
+            length: 4,
+        },
+    );
+    let bytes = level.write().unwrap();
+    let back = wmb::read(&bytes).unwrap();
+    assert_eq!(back.items, level.items);
+    let terrain = back.slots[ListKind::LightmapsTerrain as usize];
+    let lightmaps = back.slots[ListKind::Lightmaps as usize];
+    assert_eq!(terrain.offset + 4, lightmaps.offset + lightmaps.length);
+    assert_eq!(terrain.length, 4);
+    assert_eq!(back.write().unwrap(), bytes);
+    assert_eq!(back.validate().len(), 1);
+    // A Within that reaches before the lists, or claims more than it steps back, is refused.
+    let mut bad = level.clone();
+    bad.items.insert(
+        0,
+        Item::Within {
+            slot: 18,
+            back: 4,
+            length: 4,
+        },
+    );
+    assert!(bad.write().is_err());
+
+    let mut region = Vec::new();
+    region.extend_from_slice(&1u32.to_le_bytes());
+    region.extend_from_slice(&8u32.to_le_bytes());
+    region.extend_from_slice(&8u32.to_le_bytes());
+    for v in [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0] {
+        region.extend_from_slice(&v.to_le_bytes());
+    }
+    region.extend_from_slice(&[0; 8]);
+    let mut name = *b"playerSpawn\0\0\0\0\0\0\0\0\0";
+    name[19] = 0;
+    region.extend_from_slice(&name);
+    let level = wmb::read(&with_list(ListKind::Objects, region)).unwrap();
+    let objects = view::objects(&level).unwrap();
+    assert_eq!(objects[0].name.as_deref(), Some("playerSpawn"));
+    assert_eq!(objects[0].len, 56);
+}

@@ -26,6 +26,14 @@ pub fn dump(wmb: &Wmb, name: &str) -> String {
                 );
                 at += data.len();
             }
+            Item::Within { slot, back, length } => {
+                let _ = writeln!(
+                    s,
+                    "  0x{:08x} list {:<18} {length} bytes, inside the list before it",
+                    at.saturating_sub(*back as usize),
+                    ListKind::slot_name(*slot),
+                );
+            }
             Item::Gap { data } => {
                 let _ = writeln!(s, "  0x{at:08x} gap {} bytes", data.len());
                 at += data.len();

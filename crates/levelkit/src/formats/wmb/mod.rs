@@ -64,6 +64,14 @@
 //!   multiple of 4 after the names (one byte after `action[33]` in `WMB_ENTITY`, three after
 //!   `action[20]` in `WMB_OLD_ENTITY`), and each object is padded to 4 bytes (372 and 136 bytes
 //!   in `kbridge.wmb`); libgamestudio reads the skills one byte early.
+//! * **Regions are shorter in real WMB7 levels**: `testlevel_doors.wmb` (Acknex/LotterShock)
+//!   writes 56-byte region objects, a 20-byte name after the two vectors and two words, where
+//!   libgamestudio reads `name[32]`; the reader takes the name the object holds, up to 32 bytes.
+//! * **A list can lie inside another**: in `space.wmb` (Acknex/galep) and three more lit levels
+//!   the 4-byte `lightmaps_terrain` list starts 4 bytes before the end of the `lightmaps` list,
+//!   whose last pixels it shares. The model keeps it as [`Item::Within`] (where it lies, no bytes
+//!   of its own), the views take it as empty, `validate` says so, and the writer puts the slot
+//!   back at the same offset. Lists that overlap partly are still refused.
 //! * **The path's edge count word is not the edge count** in `kbridge.wmb`: it says 150 for the
 //!   30 edges (24 bytes each) the object holds; libgamestudio trusts the word. The reader takes
 //!   the word when the edges fit in the object, else as many as its bytes hold, and keeps the

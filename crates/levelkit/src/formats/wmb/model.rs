@@ -94,6 +94,20 @@ pub enum Item {
         #[serde(with = "crate::serde_bytes::hex")]
         data: Vec<u8>,
     },
+    /// A list whose bytes lie wholly inside what the file holds before it: it starts `back`
+    /// bytes before where the run before it ends and is `length` bytes long (at most `back`).
+    /// Real compilers write this: in four lit WMB7 levels the 4-byte `lightmaps_terrain` list
+    /// is the last 4 bytes of the `lightmaps` list (`space.wmb`). Its bytes are not a list of
+    /// its own, so the typed views take the slot as empty; the writer gives the slot the same
+    /// offset and length.
+    Within {
+        /// The header slot (see [`LIST_NAMES`]).
+        slot: usize,
+        /// How far before the end of the run before it the list starts.
+        back: u32,
+        /// The list's length in bytes.
+        length: u32,
+    },
     /// Bytes between lists (alignment padding) or after the last one, kept verbatim.
     Gap {
         /// The bytes.
@@ -145,6 +159,13 @@ impl Wmb {
                         entry.length = u32::try_from(data.len()).unwrap_or(u32::MAX);
                     }
                     at = at.saturating_add(data.len() as u64);
+                }
+                Item::Within { slot, back, length } => {
+                    if let Some(entry) = self.slots.get_mut(*slot) {
+                        entry.offset =
+                            u32::try_from(at.saturating_sub(u64::from(*back))).unwrap_or(u32::MAX);
+                        entry.length = *length;
+                    }
                 }
                 Item::Gap { data } => at = at.saturating_add(data.len() as u64),
             }

@@ -127,6 +127,16 @@ pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Wmb> {
     let mut pos = header_end;
     let mut previous: Option<usize> = None;
     for &(start, end, slot) in &order {
+        // A list inside bytes already read (a compiler's overlapping slot): kept as where it
+        // lies, the bytes stay with the list they belong to.
+        if start < pos && end <= pos && start >= header_end && previous.is_some() {
+            items.push(Item::Within {
+                slot,
+                back: u32::try_from(pos.saturating_sub(start)).unwrap_or(u32::MAX),
+                length: u32::try_from(end.saturating_sub(start)).unwrap_or(u32::MAX),
+            });
+            continue;
+        }
         if start < pos {
             let other = previous.map_or_else(
                 || "the header".to_owned(),

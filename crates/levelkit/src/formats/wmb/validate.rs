@@ -18,6 +18,21 @@ pub fn validate(wmb: &Wmb) -> Vec<Warning> {
     }
     let mut seen = vec![false; wmb.slots.len()];
     for (n, item) in wmb.items.iter().enumerate() {
+        if let Item::Within { slot, back, length } = item {
+            if let Some(s) = seen.get_mut(*slot) {
+                *s = true;
+            }
+            out.push(Warning::warning(
+                Format::Wmb,
+                Location::path(format!("items[{n}]")),
+                format!(
+                    "list `{}` ({length} bytes) lies inside the list before it, {back} bytes \
+                     before its end (as some compilers write it); it is read as empty and \
+                     written where it was",
+                    ListKind::slot_name(*slot)
+                ),
+            ));
+        }
         if let Item::List { slot, data } = item {
             match seen.get_mut(*slot) {
                 None => out.push(Warning::error(

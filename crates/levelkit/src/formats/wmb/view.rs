@@ -602,7 +602,10 @@ fn object(f: &mut Fields<'_>, offset: usize, len: usize) -> Result<Object> {
             m.insert("min".into(), json!(f.vec3(w)?));
             m.insert("max".into(), json!(f.vec3(w)?));
             m.insert("values".into(), json!([f.u32(w)?, f.u32(w)?]));
-            obj.name = Some(f.string(32, w)?);
+            // libgamestudio's name[32]; real WMB7 levels (`testlevel_doors.wmb`) write 56-byte
+            // regions, a 20-byte name: the name is what the object holds, up to 32 bytes.
+            let left = f.data.len().saturating_sub(f.pos);
+            obj.name = Some(f.string(left.min(32), w)?);
         }
         ObjectKind::Unknown(_) => {}
     }

@@ -17,6 +17,7 @@ pub fn write(wmb: &Wmb) -> Result<Vec<u8>> {
             .iter()
             .map(|i| match i {
                 Item::List { data, .. } | Item::Gap { data } => data.len() as u64,
+                Item::Within { .. } => 0,
             })
             .sum::<u64>();
     if total > u64::from(u32::MAX) {
@@ -53,6 +54,33 @@ pub fn write(wmb: &Wmb) -> Result<Vec<u8>> {
                 entry.offset = w.len() as u32;
                 entry.length = data.len() as u32;
                 w.put_bytes(data);
+            }
+            Item::Within { slot, back, length } => {
+                let written = w.len().saturating_sub(wmb.header_len());
+                let (Some(entry), Some(used)) = (slots.get_mut(*slot), seen.get_mut(*slot)) else {
+                    return Err(Error::malformed(
+                        Format::Wmb,
+                        Location::path(format!("items[{n}]")),
+                        format!(
+                            "list names header slot {slot}, but the header has {} slots",
+                            wmb.slots.len()
+                        ),
+                    ));
+                };
+                if *used || *length > *back || *back as usize > written {
+                    return Err(Error::malformed(
+                        Format::Wmb,
+                        Location::path(format!("items[{n}]")),
+                        format!(
+                            "a list inside the bytes before it must be its slot's only list and \
+                             lie within the {written} bytes after the header (back {back}, \
+                             length {length})"
+                        ),
+                    ));
+                }
+                *used = true;
+                entry.offset = (w.len() - *back as usize) as u32;
+                entry.length = *length;
             }
             Item::Gap { data } => w.put_bytes(data),
         }
