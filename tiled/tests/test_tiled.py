@@ -210,6 +210,16 @@ def round_trips(env, corpus):
         env.tiled("--export-map", fmt, tmx, back)
         check(back.read_bytes() == level.read_bytes(), f"{level}: saved through Tiled, bytes differ")
         same += 1
+    # A Zelda-era level (Z3-V1.0x) under the .zelda name it had in its day, through the
+    # extension's "zelda" format: the corpus keeps it as .graal.
+    zelda = [p for p in levels(corpus) if p.suffix.lower() == ".graal" and p.read_bytes()[:3] == b"Z3-"]
+    for level in zelda[:1]:
+        renamed = work / (level.stem + ".zelda")
+        shutil.copy(level, renamed)
+        env.tiled("--export-map", "tmx", renamed, work / "zelda.tmx")
+        env.tiled("--export-map", "zelda", work / "zelda.tmx", work / "back.zelda")
+        check((work / "back.zelda").read_bytes() == level.read_bytes(), f"{level} as .zelda: bytes differ")
+        same += 1
     check(same > 0, "no level was tried")
     leftovers = list((env.home / ".cache/levelkit/tiled/save").glob("*"))
     check(not leftovers, f"temporary maps left in the cache: {leftovers}")
