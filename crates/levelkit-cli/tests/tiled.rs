@@ -238,19 +238,17 @@ fn types_write_a_project_with_every_logic_and_keep_the_users_own() {
     std::fs::create_dir(&levels).unwrap();
     std::fs::write(levels.join("mine.wwd"), level.write().unwrap()).unwrap();
     std::fs::write(levels.join("notes.txt"), b"not a level").unwrap();
-    let r = run(
-        tmp.path(),
-        tmp.path(),
-        &[],
-        &[
-            "tiled",
-            "types",
-            project.to_str().unwrap(),
-            "--levels",
-            levels.to_str().unwrap(),
-        ],
-    );
-    common::ok(&r);
+    let types_from = |levels: &Path| {
+        let args = ["tiled", "types", project.to_str().unwrap(), "--levels"];
+        let levels = levels.to_str().unwrap();
+        run(
+            tmp.path(),
+            tmp.path(),
+            &[],
+            &[&args[..], &[levels]].concat(),
+        )
+    };
+    common::ok(&types_from(&levels));
     let data: Value = serde_json::from_slice(&std::fs::read(&project).unwrap()).unwrap();
     assert_eq!(data["folders"], serde_json::json!(["maps"]));
     assert_eq!(data["objectTypesFile"], "levelkit-objecttypes.xml");
@@ -264,18 +262,7 @@ fn types_write_a_project_with_every_logic_and_keep_the_users_own() {
     assert!(xml.contains("<property name=\"score\" type=\"int\" default=\"0\"/>"));
 
     // A file named that is not a WWD level is an error.
-    let r = run(
-        tmp.path(),
-        tmp.path(),
-        &[],
-        &[
-            "tiled",
-            "types",
-            project.to_str().unwrap(),
-            "--levels",
-            common::samples().join("island.graal").to_str().unwrap(),
-        ],
-    );
+    let r = types_from(&common::samples().join("island.graal"));
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("not a WWD level"), "{r:?}");
 }

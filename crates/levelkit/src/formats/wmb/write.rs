@@ -1,7 +1,7 @@
 //! The lossless model back to WMB bytes: the header, then the items in order; each list's slot
 //! gets the offset it is written at and its length.
 
-use super::model::{Item, Wmb};
+use super::model::{Item, Slot, Wmb};
 use crate::error::{Error, Location, Result};
 use crate::io::ByteWriter;
 use crate::registry::Format;
@@ -31,54 +31,25 @@ pub fn write(wmb: &Wmb) -> Result<Vec<u8>> {
     w.put_bytes(&wmb.magic());
     w.put_fill(0, 8 * slots.len());
     for (n, item) in wmb.items.iter().enumerate() {
+        let bad = |message: String| {
+            Error::malformed(Format::Wmb, Location::path(format!("items[{n}]")), message)
+        };
         match item {
             Item::List { slot, data } => {
-                let (Some(entry), Some(used)) = (slots.get_mut(*slot), seen.get_mut(*slot)) else {
-                    return Err(Error::malformed(
-                        Format::Wmb,
-                        Location::path(format!("items[{n}]")),
-                        format!(
-                            "list names header slot {slot}, but the header has {} slots",
-                            wmb.slots.len()
-                        ),
-                    ));
-                };
-                if *used {
-                    return Err(Error::malformed(
-                        Format::Wmb,
-                        Location::path(format!("items[{n}]")),
-                        format!("a second list for header slot {slot}"),
-                    ));
-                }
-                *used = true;
+                let entry = claim(&mut slots, &mut seen, *slot, n)?;
                 entry.offset = w.len() as u32;
                 entry.length = data.len() as u32;
                 w.put_bytes(data);
             }
             Item::Within { slot, back, length } => {
                 let written = w.len().saturating_sub(wmb.header_len());
-                let (Some(entry), Some(used)) = (slots.get_mut(*slot), seen.get_mut(*slot)) else {
-                    return Err(Error::malformed(
-                        Format::Wmb,
-                        Location::path(format!("items[{n}]")),
-                        format!(
-                            "list names header slot {slot}, but the header has {} slots",
-                            wmb.slots.len()
-                        ),
-                    ));
-                };
-                if *used || *length > *back || *back as usize > written {
-                    return Err(Error::malformed(
-                        Format::Wmb,
-                        Location::path(format!("items[{n}]")),
-                        format!(
-                            "a list inside the bytes before it must be its slot's only list and \
-                             lie within the {written} bytes after the header (back {back}, \
-                             length {length})"
-                        ),
-                    ));
+                let entry = claim(&mut slots, &mut seen, *slot, n)?;
+                if *length > *back || *back as usize > written {
+                    return Err(bad(format!(
+                        "a list inside the bytes before it must lie within the {written} bytes \
+                         after the header (back {back}, length {length})"
+                    )));
                 }
-                *used = true;
                 entry.offset = (w.len() - *back as usize) as u32;
                 entry.length = *length;
             }
@@ -90,4 +61,26 @@ pub fn write(wmb: &Wmb) -> Result<Vec<u8>> {
         w.patch_u32_le(8 + 8 * i, slot.length);
     }
     Ok(w.into_inner())
+}
+
+/// The header entry of a list's `slot`, claimed once (`n`: the item, for the error).
+fn claim<'a>(
+    slots: &'a mut [Slot],
+    seen: &mut [bool],
+    slot: usize,
+    n: usize,
+) -> Result<&'a mut Slot> {
+    let count = slots.len();
+    let bad = |message: String| {
+        Error::malformed(Format::Wmb, Location::path(format!("items[{n}]")), message)
+    };
+    let (Some(entry), Some(used)) = (slots.get_mut(slot), seen.get_mut(slot)) else {
+        return Err(bad(format!(
+            "list names header slot {slot}, but the header has {count} slots"
+        )));
+    };
+    if std::mem::replace(used, true) {
+        return Err(bad(format!("a second list for header slot {slot}")));
+    }
+    Ok(entry)
 }
