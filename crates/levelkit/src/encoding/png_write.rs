@@ -526,7 +526,8 @@ fn deflate_rows(
 /// with the [`WINDOW`] of filtered rows before it and ended on a byte boundary, the pieces one
 /// zlib stream with the checksum of them all. Where a piece starts depends on the image's size
 /// alone, never on the number of threads, so the bytes are the same everywhere, WebAssembly
-/// (one piece after the other) included. A 256 x 256 RGB skin is two pieces.
+/// (one piece after the other) included. A 256 x 256 RGB skin is three pieces (127, 127 and
+/// 2 rows).
 const PARALLEL_PIECE: usize = 96 * 1024;
 /// How much a deflate stream looks back: what each piece is primed with.
 const WINDOW: usize = 32 * 1024;

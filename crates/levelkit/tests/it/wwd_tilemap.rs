@@ -79,6 +79,12 @@ fn back(map: &TileMap) -> Wwd {
     w
 }
 
+/// `level` through its map and back, without its source facts.
+fn back_of(level: &Wwd) -> Wwd {
+    let (map, _) = level.to_tilemap();
+    back(&map)
+}
+
 fn without_source(mut w: Wwd) -> Wwd {
     w.source = None;
     w
@@ -390,6 +396,11 @@ fn objects_placed_in_tiled_take_the_defaults_and_the_next_ids() {
         (b.health, b.user_flags.bits(), b.move_rect),
         (0, 0, Default::default())
     );
+    // An id that is in the map is the object's, whatever its value (i32::MIN included).
+    let mut odd = wwd::samples::claw_like();
+    let main = odd.planes.iter().position(|p| p.is_main()).unwrap();
+    odd.planes[main].objects[0].id = i32::MIN;
+    assert_eq!(back_of(&odd), odd);
     // The defaults are the object types `levelkit tiled types` writes.
     let fields = wwd::object_type_properties();
     assert!(fields.get("wwd_id").is_none());

@@ -546,17 +546,25 @@ pub fn object_type_properties() -> Properties {
     p
 }
 
-/// Give each object placed in Tiled without a `wwd_id` the next id after the largest in the
-/// level, in plane and object order.
-fn give_new_objects_ids(planes: &mut [Plane]) {
-    let objects = || planes.iter().flat_map(|p| &p.objects);
-    let mut next = objects()
-        .map(|o| o.id)
-        .filter(|&id| id != NEW_OBJECT_ID)
+/// Give each object placed in Tiled without a `wwd_id` (`new`: its plane and index) the next
+/// id after the largest of the others, in plane and object order.
+fn give_new_objects_ids(planes: &mut [Plane], new: &[(usize, usize)]) {
+    let is_new = |plane: usize, index: usize| new.binary_search(&(plane, index)).is_ok();
+    let mut next = planes
+        .iter()
+        .enumerate()
+        .flat_map(|(pi, p)| {
+            p.objects
+                .iter()
+                .enumerate()
+                .map(move |(oi, o)| (pi, oi, o.id))
+        })
+        .filter(|&(pi, oi, _)| !is_new(pi, oi))
+        .map(|(_, _, id)| id)
         .max()
         .unwrap_or(0);
-    for o in planes.iter_mut().flat_map(|p| &mut p.objects) {
-        if o.id == NEW_OBJECT_ID {
+    for &(pi, oi) in new {
+        if let Some(o) = planes.get_mut(pi).and_then(|p| p.objects.get_mut(oi)) {
             next = next.saturating_add(1);
             o.id = next;
         }
@@ -566,9 +574,6 @@ fn give_new_objects_ids(planes: &mut [Plane]) {
 /// What a property missing from an object stands for.
 static OBJECT_DEFAULTS: std::sync::LazyLock<Properties> =
     std::sync::LazyLock::new(object_type_properties);
-
-/// The id of an object read without `wwd_id`, until it is given a free one.
-const NEW_OBJECT_ID: i32 = i32::MIN;
 
 fn map_object(o: &Object, id: u32) -> MapObject {
     let mut p = Properties::new();
@@ -1198,10 +1203,10 @@ fn object_from(o: &MapObject, path: &str, warnings: &mut Vec<Warning>) -> Result
         *v = p.i32(&format!("user{}", i + 1))?;
     }
     Ok(Object {
-        // A new object has none: it is given one when the level is complete.
+        // A new object has none (0 until the level is complete: `give_new_objects_ids`).
         id: match o.properties.get("wwd_id") {
             Some(_) => p.i32("wwd_id")?,
-            None => NEW_OBJECT_ID,
+            None => 0,
         },
         x: pos(o.x, "x")?,
         y: pos(o.y, "y")?,
@@ -1293,6 +1298,8 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
             Layer::Objects(g) => groups.push((li, g)),
         }
     }
+    // Objects placed in Tiled without a `wwd_id`: (plane, index), given ids at the end.
+    let mut new_objects = Vec::new();
     for (li, g) in groups {
         let path = format!("layers[{li}] {:?}", g.name);
         let plane = g
@@ -1309,22 +1316,24 @@ pub fn from_tilemap(map: &TileMap) -> Result<(Wwd, Vec<Warning>)> {
                 )
             })?;
         let count = planes.len();
-        let target = usize::try_from(plane)
-            .ok()
-            .and_then(|i| planes.get_mut(i))
-            .ok_or_else(|| {
-                Error::malformed(
-                    F,
-                    at(&path),
-                    format!("wwd_plane {plane} is not one of the {count} planes"),
-                )
-            })?;
+        let plane_index = usize::try_from(plane).unwrap_or(usize::MAX);
+        let target = planes.get_mut(plane_index).ok_or_else(|| {
+            Error::malformed(
+                F,
+                at(&path),
+                format!("wwd_plane {plane} is not one of the {count} planes"),
+            )
+        })?;
         for o in &g.objects {
             let opath = format!("{path} object {} {:?}", o.id, o.name);
+            if o.properties.get("wwd_id").is_none() {
+                new_objects.push((plane_index, target.objects.len()));
+            }
             target.objects.push(object_from(o, &opath, &mut warnings)?);
         }
     }
-    give_new_objects_ids(&mut planes);
+    new_objects.sort_unstable();
+    give_new_objects_ids(&mut planes, &new_objects);
     let layout = match map.properties.get_str(LAYOUT_PROPERTY) {
         Ok(Some(json)) => Some(serde_json::from_str::<Layout>(json).map_err(|e| {
             Error::malformed(
