@@ -593,7 +593,7 @@ fn plan_one(
 /// Collect the files under `dir`. Symbolic links to directories are not followed (no loops),
 /// and the output directory is left out, so a second run does not convert the first run's
 /// outputs.
-fn walk(dir: &Path, skip: Option<&Path>, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+pub fn walk(dir: &Path, skip: Option<&Path>, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if skip.is_some_and(|skip| fs::canonicalize(dir).is_ok_and(|d| d == skip)) {
         return Ok(());
     }

@@ -206,15 +206,19 @@ fn open(args: &TiledOpenArgs) -> anyhow::Result<u8> {
 
 /// The logics of the WWD levels under `paths`, for object types of their own.
 fn logics_of(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
-    let mut found = Vec::new();
-    let mut stack: Vec<PathBuf> = paths.to_vec();
-    while let Some(path) = stack.pop() {
+    // The files named, and those under the folders named (symbolic links to folders are not
+    // followed, as in a batch).
+    let mut walked = Vec::new();
+    for path in paths {
         if path.is_dir() {
-            for entry in std::fs::read_dir(&path).with_context(|| path.display().to_string())? {
-                stack.push(entry?.path());
-            }
-            continue;
+            crate::batch::walk(path, None, &mut walked)
+                .with_context(|| path.display().to_string())?;
+        } else {
+            walked.push(path.clone());
         }
+    }
+    let mut found = Vec::new();
+    for path in walked {
         let is_wwd = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("wwd"));

@@ -238,6 +238,9 @@ fn types_write_a_project_with_every_logic_and_keep_the_users_own() {
     std::fs::create_dir(&levels).unwrap();
     std::fs::write(levels.join("mine.wwd"), level.write().unwrap()).unwrap();
     std::fs::write(levels.join("notes.txt"), b"not a level").unwrap();
+    // A link back to the folder is not followed (it would never end).
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&levels, levels.join("loop")).unwrap();
     let types_from = |levels: &Path| {
         let args = ["tiled", "types", project.to_str().unwrap(), "--levels"];
         let levels = levels.to_str().unwrap();
