@@ -17,10 +17,64 @@ fn corpus_file() -> Option<Vec<u8>> {
 }
 
 fn samples() -> Vec<(String, Hmp)> {
-    [HmpVersion::Hmp4, HmpVersion::Hmp5, HmpVersion::Hmp7]
+    let mut all: Vec<(String, Hmp)> = [HmpVersion::Hmp4, HmpVersion::Hmp5, HmpVersion::Hmp7]
         .into_iter()
         .map(|v| (format!("{v:?}"), hmp::samples::terrain(v, 12, 7)))
-        .collect()
+        .collect();
+    all.push(("Hmp4 words".into(), hmp::samples::word_terrain(12, 7, 1)));
+    all
+}
+
+/// The word-packed HMP4 class (frames of type 2: 8-byte bounding boxes and vertices, no
+/// triangles), as firoball/ack4stuff's `hh_demo_*.HMP` are (one of them with 36 frames; they
+/// end exactly after their frames in that layout): the sample of our writer reads back as
+/// itself, with every frame, and its grid makes the faces.
+#[test]
+fn word_packed_hmp4_reads_every_frame_and_makes_its_grid() {
+    let terrain = hmp::samples::word_terrain(9, 6, 5);
+    let bytes = terrain.write().unwrap();
+    // Header, the skin's type word and pixels, then 5 frames of 36 + 8 bytes a vertex.
+    assert_eq!(bytes.len(), 84 + 4 + 32 * 32 * 2 + 5 * (36 + 9 * 6 * 8));
+    let back = Hmp::read(&bytes).unwrap();
+    assert_eq!(back, terrain);
+    assert_eq!(back.write().unwrap(), bytes);
+    assert_eq!(back.validate(), vec![]);
+    assert!(
+        back.frames
+            .iter()
+            .all(|f| f.kind == 2 && f.vertices.is_empty())
+    );
+    assert_eq!(back.frames[4].word_vertices.len(), 9 * 6);
+    assert_eq!(Hmp::frame_name(&back.frames[3]), "Frame3");
+    let json = serde_json::to_string(&back).unwrap();
+    assert_eq!(serde_json::from_str::<Hmp>(&json).unwrap(), back);
+    let (scene, warnings) = hmp::to_scene(&back);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.contains("5 frames"), "{warnings:?}");
+    let mesh = &scene.meshes[0];
+    assert_eq!((mesh.positions.len(), mesh.faces.len()), (9 * 6, 2 * 8 * 5));
+    // Corners of the grid: x from the offset to the far side, the first row at y = 65535.
+    let h = &back.header;
+    let [x0, y0, _] = mesh.positions[0];
+    let [x1, y1, _] = mesh.positions[8];
+    assert!((x0 - f64::from(h.offset[0])).abs() < 1e-3, "{x0}");
+    assert!(
+        (x1 - x0 - 8.0 * f64::from(h.tri_size[0])).abs() < 1e-2,
+        "{x1}"
+    );
+    assert!((y0 - f64::from(h.offset[1]) - 65535.0 * f64::from(h.scale[1])).abs() < 1e-3);
+    assert_eq!(y0, y1);
+    assert_eq!(scene.validate().len(), 0);
+    // A frame of type 2 with four-byte vertices, or of another type, is refused.
+    let mut bad = back.clone();
+    bad.frames[0].vertices = vec![[0; 4]; 54];
+    assert!(bad.write().is_err());
+    let mut bytes = bytes;
+    let at = 84 + 4 + 32 * 32 * 2;
+    bytes[at] = 1;
+    let e = Hmp::read(&bytes).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+    assert!(e.to_string().contains("type 0 (byte-packed) or 2"), "{e}");
 }
 
 #[test]

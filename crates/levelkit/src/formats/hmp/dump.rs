@@ -65,9 +65,12 @@ fn dump_hmp(s: &mut String, name: &str, hmp: &Hmp) -> fmt::Result {
         )?;
     }
     for (i, f) in hmp.frames.iter().enumerate() {
-        let heights = f.vertices.iter().map(|v| match hmp.version {
-            HmpVersion::Hmp4 => u16::from(v[2]),
-            _ => u16::from_le_bytes([v[0], v[1]]),
+        let heights = (0..f.vertex_count()).map(|i| match hmp.version {
+            HmpVersion::Hmp4 => f.packed_xyz(i).map_or(0, |[_, _, z]| z),
+            _ => f
+                .vertices
+                .get(i)
+                .map_or(0, |v| u16::from_le_bytes([v[0], v[1]])),
         });
         let (lo, hi) = heights.fold((u16::MAX, 0), |(lo, hi), z| (lo.min(z), hi.max(z)));
         writeln!(
@@ -75,8 +78,8 @@ fn dump_hmp(s: &mut String, name: &str, hmp: &Hmp) -> fmt::Result {
             "  frame {i} {:?}: type {}, {} vertices, raw heights {}..{}",
             Hmp::frame_name(f),
             f.kind,
-            f.vertices.len(),
-            if f.vertices.is_empty() { 0 } else { lo },
+            f.vertex_count(),
+            if f.vertex_count() == 0 { 0 } else { lo },
             hi
         )?;
     }

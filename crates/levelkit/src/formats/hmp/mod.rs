@@ -28,11 +28,21 @@
 //! bytes and a normal index). `test.HMP` (20 × 20, 722 triangles, one 128 × 128 R5G6B5 skin)
 //! ends exactly after its frame.
 //!
+//! **Word-packed HMP4, from real files** (firoball/ack4stuff `hh_demo_heaven/hell/lava.HMP`,
+//! header version word 1): frames of type 2, which is the packing of MDL4/5 frames of type 2
+//! (assimp's `SimpleFrame_MDLn_SP`, libgamestudio's `VertexPacking.bits16`), not a Quake frame
+//! group (type 1): two 8-byte bounding-box vertices, the 16-byte name, and `numverts` 8-byte
+//! vertices (u16 `x, y, z`, normal index, pad). These files have no texture coordinates and
+//! no triangles: the vertices are a grid of `fnumverts_x` points a row (`x` in steps of
+//! `65535 / (nx − 1)`, rows from `y = 65535` down), and `hh_demo_lava.HMP` has 36 frames.
+//! Each file ends exactly after its last frame in this layout.
+//!
 //! Supported: all three layouts, read and written byte for byte; skin types 0, 2–5, 10–13
 //! decoded (8-bit skins as grey levels: their palette is outside the file), type 1 (reference),
 //! 6 (DDS, kept, not decoded), 7 (external name) kept; MDL7 material (0x10) and effect text
-//! (0x20) blocks kept as bytes. Not supported: HMP4 skin groups and frame groups (type 1),
-//! refused with [`crate::ErrorKind::Unsupported`]. [`to_scene`] builds a textured terrain mesh.
+//! (0x20) blocks kept as bytes; HMP4 frames of type 0 and 2. Not supported: HMP4 skin groups
+//! and Quake frame groups (type 1; no Gamestudio file is known to have one), refused with
+//! [`crate::ErrorKind::Unsupported`]. The scene shows the first frame. [`to_scene`] builds a textured terrain mesh.
 //!
 //! ```
 //! use levelkit::formats::hmp::{self, Hmp, HmpVersion};

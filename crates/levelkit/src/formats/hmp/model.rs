@@ -27,11 +27,19 @@ impl HmpVersion {
         }
     }
 
-    /// Bytes of a frame's bounding-box vertex: 4 (`trivertx`, HMP4) or 8 (three u16, HMP5/7).
-    pub fn bbox_size(self) -> usize {
+    /// Whether a frame of type `kind` is word-packed: an HMP4 frame of type 2, whose
+    /// bounding box and vertices are 16-bit `x, y, z`, a normal index and a pad byte (8 bytes
+    /// each), as in MDL4/5 frames of type 2.
+    pub fn words(self, kind: u32) -> bool {
+        self == HmpVersion::Hmp4 && kind == 2
+    }
+
+    /// Bytes of a frame's bounding-box vertex: 4 (`trivertx`, an HMP4 frame of type 0) or 8
+    /// (three u16 and two bytes: HMP5/7, and HMP4 frames of type 2).
+    pub fn bbox_size(self, kind: u32) -> usize {
         match self {
-            HmpVersion::Hmp4 => 4,
-            HmpVersion::Hmp5 | HmpVersion::Hmp7 => 8,
+            HmpVersion::Hmp4 if !self.words(kind) => 4,
+            _ => 8,
         }
     }
 }
@@ -107,17 +115,45 @@ pub struct Triangle {
 /// One frame: its header and one four-byte vertex per grid point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
-    /// The type word (0 in HMP4, 2 in HMP7).
+    /// The type word: in HMP4 the packing, 0 (bytes) or 2 (words, [`Frame::word_vertices`]);
+    /// 2 in HMP5 and HMP7 files, whose vertices are heights either way.
     pub kind: u32,
-    /// The bounding-box minimum vertex as stored (4 bytes in HMP4, 8 in HMP5/7).
+    /// The bounding-box minimum vertex as stored ([`HmpVersion::bbox_size`]: 4 bytes in an
+    /// HMP4 frame of type 0, 8 otherwise).
     pub bbox_min: Vec<u8>,
     /// The bounding-box maximum vertex as stored.
     pub bbox_max: Vec<u8>,
     /// The frame name, NUL-padded.
     pub name: [u8; 16],
-    /// The vertices: HMP4 `x, y, z, normal index` (bytes); HMP5 `u16 height, normal index,
-    /// pad`; HMP7 `u16 height, i8 normal x, i8 normal y`.
+    /// The vertices: HMP4 type 0 `x, y, z, normal index` (bytes); HMP5 `u16 height, normal
+    /// index, pad`; HMP7 `u16 height, i8 normal x, i8 normal y`. Empty in an HMP4 frame of
+    /// type 2.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vertices: Vec<[u8; 4]>,
+    /// The vertices of an HMP4 frame of type 2: u16 `x, y, z`, normal index, pad (the
+    /// word-packed terrains of later A5 versions, which have no triangles: the grid makes
+    /// them). Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub word_vertices: Vec<[u8; 8]>,
+}
+
+impl Frame {
+    /// How many vertices the frame has, of either packing.
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len().max(self.word_vertices.len())
+    }
+
+    /// The packed `x, y, z` of vertex `i` of an HMP4 frame (bytes or words), for positions
+    /// `raw × scale + offset`.
+    pub fn packed_xyz(&self, i: usize) -> Option<[u16; 3]> {
+        if let Some(&[x0, x1, y0, y1, z0, z1, _, _]) = self.word_vertices.get(i) {
+            let w = u16::from_le_bytes;
+            return Some([w([x0, x1]), w([y0, y1]), w([z0, z1])]);
+        }
+        self.vertices
+            .get(i)
+            .map(|&[x, y, z, _]| [u16::from(x), u16::from(y), u16::from(z)])
+    }
 }
 
 /// A terrain file.

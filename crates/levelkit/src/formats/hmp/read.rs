@@ -291,36 +291,47 @@ fn read_frame(
 ) -> Result<Frame> {
     let at = r.offset();
     let kind = r.u32_le("frame type")?;
-    if version == HmpVersion::Hmp4 && kind != 0 {
+    if version == HmpVersion::Hmp4 && kind != 0 && kind != 2 {
         return Err(Error::unsupported(
             F,
             Location::at(at),
-            format!("frame type {kind} (a frame group) is not supported; HMP4 frames are type 0"),
+            format!(
+                "frame type {kind} is not supported; HMP4 frames are type 0 (byte-packed) or \
+                 2 (word-packed)"
+            ),
         ));
     }
-    let bbox = version.bbox_size();
+    let bbox = version.bbox_size(kind);
     let bbox_min = r.bytes(bbox, "frame bounding box")?.to_vec();
     let bbox_max = r.bytes(bbox, "frame bounding box")?.to_vec();
     let name = r.array::<NAME_SIZE>("frame name")?;
-    let len = r.ensure(verts as u64, 4, "frame vertices")?;
+    let words = version.words(kind);
+    let size = if words { 8 } else { 4 };
+    let len = r.ensure(verts as u64, size, "frame vertices")?;
     budget.charge(
         len.saturating_add(bbox.saturating_mul(2)),
         "frame vertices",
         Location::at(r.offset()),
     )?;
     let raw = r.bytes(len, "frame vertices")?;
-    let vertices = raw
-        .chunks_exact(4)
-        .map(|c| match *c {
-            [a, b, c, d] => [a, b, c, d],
-            _ => [0; 4],
-        })
-        .collect();
+    let (mut vertices, mut word_vertices) = (Vec::new(), Vec::new());
+    if words {
+        word_vertices = raw
+            .chunks_exact(8)
+            .map(|c| <[u8; 8]>::try_from(c).unwrap_or_default())
+            .collect();
+    } else {
+        vertices = raw
+            .chunks_exact(4)
+            .map(|c| <[u8; 4]>::try_from(c).unwrap_or_default())
+            .collect();
+    }
     Ok(Frame {
         kind,
         bbox_min,
         bbox_max,
         name,
         vertices,
+        word_vertices,
     })
 }

@@ -132,7 +132,81 @@ pub fn terrain(version: HmpVersion, nx: usize, ny: usize) -> Hmp {
             bbox_max,
             name,
             vertices,
+            word_vertices: Vec::new(),
         }],
+        trailing: Vec::new(),
+    }
+}
+
+/// A word-packed HMP4 terrain of `nx × ny` grid points (both at least 2) and `frames` frames
+/// (at least 1; the hills roll on from frame to frame), laid out as the later A5 editors
+/// wrote it: header version word 1, one R5G6B5 skin of the header's size, no texture
+/// coordinates or triangles (the grid makes them), and frames of type 2, each a 16-bit
+/// bounding box, a name and one 8-byte vertex (u16 `x, y, z`, normal index, pad) per point,
+/// rows running from `y = 65535` down.
+pub fn word_terrain(nx: usize, ny: usize, frames: usize) -> Hmp {
+    let (nx, ny, frames) = (nx.max(2), ny.max(2), frames.max(1));
+    let cell = 6.0f32;
+    let extent = [cell * (nx - 1) as f32, cell * (ny - 1) as f32];
+    let header = Header {
+        version: 1,
+        scale: [extent[0] / 65535.0, extent[1] / 65535.0, 30.0 / 65535.0],
+        offset: [-extent[0] / 2.0, -extent[1] / 2.0, 0.0],
+        bounding_radius: extent[0].hypot(extent[1]),
+        tri_size: [cell, cell],
+        verts_x: nx as f32,
+        skin_width: SKIN as i32,
+        skin_height: SKIN as i32,
+        num_verts: (nx * ny) as i32,
+        num_tris: 0,
+        num_st_verts: 0,
+        flags: 0,
+        size: f32::from_bits(2),
+    };
+    let word = |v: usize, n: usize| (v * 65535 / (n - 1)) as u16;
+    let frames = (0..frames)
+        .map(|f| {
+            let mut word_vertices = Vec::with_capacity(nx * ny);
+            let (mut lo, mut hi) = (u16::MAX, 0);
+            for r in 0..ny {
+                for c in 0..nx {
+                    let z = height(c + f, r);
+                    (lo, hi) = (lo.min(z), hi.max(z));
+                    let [x0, x1] = word(c, nx).to_le_bytes();
+                    let [y0, y1] = (65535 - word(r, ny)).to_le_bytes();
+                    let [z0, z1] = z.to_le_bytes();
+                    word_vertices.push([x0, x1, y0, y1, z0, z1, 0, 0]);
+                }
+            }
+            let mut name = [0u8; 16];
+            for (n, b) in name.iter_mut().zip(format!("Frame{f}").bytes()) {
+                *n = b;
+            }
+            let [l0, l1] = lo.to_le_bytes();
+            let [h0, h1] = hi.to_le_bytes();
+            Frame {
+                kind: 2,
+                bbox_min: vec![0, 0, 0, 0, l0, l1, 0, 0],
+                bbox_max: vec![0xFF, 0xFF, 0xFF, 0xFF, h0, h1, 0, 0],
+                name,
+                vertices: Vec::new(),
+                word_vertices,
+            }
+        })
+        .collect();
+    Hmp {
+        version: HmpVersion::Hmp4,
+        header,
+        skins: vec![Skin {
+            kind: 2,
+            size: None,
+            data: skin_pixels(),
+            material: None,
+            effect: None,
+        }],
+        tex_coords: Vec::new(),
+        triangles: Vec::new(),
+        frames,
         trailing: Vec::new(),
     }
 }

@@ -1,9 +1,11 @@
 //! An HMP terrain as a [`Scene`]: one node `terrain` with one textured mesh.
 //!
 //! * HMP4 stores full vertices and triangles (as MDL4 does): positions are
-//!   `byte × scale + offset` from the first frame, faces are the file's triangles (turned
-//!   counter-clockwise: the file lists them clockwise seen from above, as Quake's MDL does),
-//!   texture coordinates are the `s, t` texels over the header's skin size.
+//!   `packed × scale + offset` from the first frame (bytes in frames of type 0, 16-bit words
+//!   in frames of type 2), faces are the file's triangles (turned counter-clockwise: the file
+//!   lists them clockwise seen from above, as Quake's MDL does), texture coordinates are the
+//!   `s, t` texels over the header's skin size. A word-packed HMP4 with no triangles is a grid
+//!   of `fnumverts_x` points a row, made into faces as HMP5/7 grids are.
 //! * HMP5 and HMP7 store a height per grid point: point `k` is column `k % nx`, row `k / nx`
 //!   (`nx = fnumverts_x`) at `offset + (column × tri_size_x, row × tri_size_y,
 //!   height × scale_z)`. Each cell becomes two triangles; texture coordinates run from 0 to 1
@@ -159,18 +161,32 @@ fn hmp4_mesh(
         return;
     };
     let h = &hmp.header;
-    mesh.positions = frame
-        .vertices
-        .iter()
+    mesh.positions = (0..frame.vertex_count())
+        .filter_map(|i| frame.packed_xyz(i))
         .map(|v| {
-            [0, 1, 2].map(|k| {
-                let raw = f64::from(v.get(k).copied().unwrap_or(0));
-                raw * f64::from(h.scale.get(k).copied().unwrap_or(1.0))
-                    + f64::from(h.offset.get(k).copied().unwrap_or(0.0))
-            })
+            let axis = |raw: u16, scale: f32, offset: f32| {
+                f64::from(raw) * f64::from(scale) + f64::from(offset)
+            };
+            let ([x, y, z], [sx, sy, sz], [ox, oy, oz]) = (v, h.scale, h.offset);
+            [axis(x, sx, ox), axis(y, sy, oy), axis(z, sz, oz)]
         })
         .collect();
     let n = mesh.positions.len();
+    if hmp.triangles.is_empty() {
+        // The word-packed terrains store no triangles: the grid makes them, as in HMP5/7.
+        match hmp.grid() {
+            Some((nx, ny)) if nx * ny == n => grid_faces(mesh, nx, ny, material),
+            _ => warnings.push(Warning::warning(
+                F,
+                Location::path("triangles"),
+                format!(
+                    "no triangles, and {n} vertices with {} per row make no grid; no faces",
+                    h.verts_x
+                ),
+            )),
+        }
+        return;
+    }
     let (sw, sh) = skin_size.unwrap_or((
         f64::from(h.skin_width.max(1)),
         f64::from(h.skin_height.max(1)),
@@ -247,6 +263,12 @@ fn grid_mesh(hmp: &Hmp, mesh: &mut Mesh, material: Option<usize>, warnings: &mut
             ]
         })
         .collect();
+    grid_faces(mesh, nx, ny, material);
+}
+
+/// Two triangles a cell of an `nx × ny` grid of points (both at least 2), with texture
+/// coordinates from 0 to 1 across it.
+fn grid_faces(mesh: &mut Mesh, nx: usize, ny: usize, material: Option<usize>) {
     let (du, dv) = ((nx - 1) as f64, (ny - 1) as f64);
     let corner = |i: usize, j: usize| Corner {
         position: (j * nx + i) as u32,

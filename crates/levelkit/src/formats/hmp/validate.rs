@@ -37,6 +37,16 @@ pub fn validate(hmp: &Hmp) -> Vec<Warning> {
     match hmp.version {
         HmpVersion::Hmp4 => {
             let n = usize::try_from(h.num_verts).unwrap_or(0);
+            if hmp.triangles.is_empty() && hmp.grid().is_none() {
+                error(
+                    &mut out,
+                    "triangles",
+                    format!(
+                        "no triangles, and {} vertices with {} per row make no grid",
+                        h.num_verts, h.verts_x
+                    ),
+                );
+            }
             for (t, tri) in hmp.triangles.iter().enumerate() {
                 if tri.vertices.iter().any(|&v| usize::from(v) >= n) {
                     error(

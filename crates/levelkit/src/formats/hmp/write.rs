@@ -45,7 +45,11 @@ pub fn write(hmp: &Hmp) -> Result<Vec<u8>> {
 
 fn estimate(hmp: &Hmp) -> usize {
     let skins: usize = hmp.skins.iter().map(|s| s.data.len() + 12 + 68).sum();
-    let frames: usize = hmp.frames.iter().map(|f| f.vertices.len() * 4 + 40).sum();
+    let frames: usize = hmp
+        .frames
+        .iter()
+        .map(|f| f.vertices.len() * 4 + f.word_vertices.len() * 8 + 40)
+        .sum();
     84 + skins + frames + hmp.triangles.len() * 12 + hmp.tex_coords.len() * 4 + hmp.trailing.len()
 }
 
@@ -177,31 +181,47 @@ fn write_triangles(w: &mut ByteWriter, hmp: &Hmp) -> Result<()> {
 
 fn write_frame(w: &mut ByteWriter, f: &Frame, hmp: &Hmp, i: usize) -> Result<()> {
     let path = || format!("frames/{i}");
-    let bbox = hmp.version.bbox_size();
+    if hmp.version == HmpVersion::Hmp4 && f.kind != 0 && f.kind != 2 {
+        return Err(refuse(
+            path(),
+            "HMP4 frames are type 0 (byte-packed) or 2 (word-packed)".into(),
+        ));
+    }
+    let bbox = hmp.version.bbox_size(f.kind);
     if f.bbox_min.len() != bbox || f.bbox_max.len() != bbox {
         return Err(refuse(
             path(),
-            format!("bounding-box vertices are {bbox} bytes in this version"),
+            format!("bounding-box vertices of this frame type are {bbox} bytes"),
         ));
     }
-    if usize::try_from(hmp.header.num_verts).ok() != Some(f.vertices.len()) {
+    let words = hmp.version.words(f.kind);
+    let (count, other) = if words {
+        (f.word_vertices.len(), f.vertices.len())
+    } else {
+        (f.vertices.len(), f.word_vertices.len())
+    };
+    if other != 0 {
         return Err(refuse(
             path(),
-            format!(
-                "{} vertices, the header says {}",
-                f.vertices.len(),
-                hmp.header.num_verts
-            ),
+            "word-packed vertices belong to HMP4 frames of type 2, four-byte vertices to \
+             every other frame"
+                .into(),
         ));
     }
-    if hmp.version == HmpVersion::Hmp4 && f.kind != 0 {
-        return Err(refuse(path(), "HMP4 frames are type 0".into()));
+    if usize::try_from(hmp.header.num_verts).ok() != Some(count) {
+        return Err(refuse(
+            path(),
+            format!("{count} vertices, the header says {}", hmp.header.num_verts),
+        ));
     }
     w.put_u32_le(f.kind);
     w.put_bytes(&f.bbox_min);
     w.put_bytes(&f.bbox_max);
     w.put_bytes(&f.name);
     for v in &f.vertices {
+        w.put_bytes(v);
+    }
+    for v in &f.word_vertices {
         w.put_bytes(v);
     }
     Ok(())
