@@ -100,6 +100,83 @@ fn sample_layouts_are_what_the_sources_say() {
     assert_eq!(bytes[48 + 72 + 1], 1); // deformers
 }
 
+/// A boned MDL7 of several groups stores every group's deformers after the last group (as
+/// Acknex/Wichtelwald `player.mdl`, Morbius `char.mdl` and Ackmania `warhand.mdl` do): the
+/// second group's header comes right after the first group's last frame, and the header's
+/// `data_size` ends with the deformers. Read per group, the second group's header was taken
+/// from the first group's deformer.
+#[test]
+fn deformers_of_every_group_follow_the_last_group() {
+    let model = samples::mdl7_two_groups();
+    let bytes = model.write().unwrap();
+    let Mdl::Mdl7(m) = Mdl::read(&bytes).unwrap() else {
+        panic!("not MDL7")
+    };
+    assert_eq!(Mdl::Mdl7(m.clone()), model);
+    assert_eq!(m.groups.len(), 2);
+    assert_eq!(m.header.data_size as usize, bytes.len());
+    let deformer = |g: &Group| -> usize {
+        g.deformers
+            .iter()
+            .map(|d| {
+                16 + d
+                    .elements
+                    .iter()
+                    .map(|e| 28 + 8 * e.weights.len())
+                    .sum::<usize>()
+            })
+            .sum()
+    };
+    let (d0, d1) = (deformer(&m.groups[0]), deformer(&m.groups[1]));
+    assert!(d0 > 0 && d1 > 0);
+    // The deformers are the last bytes, group 0's first; group 1's header precedes them.
+    let second = bytes.len() - d0 - d1 - group_bytes(&m.groups[1], &m.header.sizes);
+    assert_eq!(&bytes[second + 8..second + 11], b"tip", "group 1's name");
+    assert_eq!(bytes[second + 1], 1, "group 1 counts its deformer");
+    let first_deformer = bytes.len() - d0 - d1;
+    assert_eq!(
+        &bytes[first_deformer + 4..first_deformer + 8],
+        &0i32.to_le_bytes()
+    );
+    assert_eq!(
+        &bytes[first_deformer + d0 + 4..first_deformer + d0 + 8],
+        &1i32.to_le_bytes()
+    );
+    assert_eq!(m.groups[1].deformers[0].group, 1);
+    assert!(m.groups[1].skins.is_empty());
+    assert_eq!(Mdl::Mdl7(m.clone()).validate(), vec![]);
+    let (scene, _) = mdl::scene::to_scene(&Mdl::Mdl7(m));
+    assert_eq!(scene.meshes.len(), 2);
+    assert_eq!(scene.meshes[1].faces.len(), 1);
+    assert_eq!(scene.validate().len(), 0);
+}
+
+/// The bytes of an MDL7 group without its deformers.
+fn group_bytes(g: &Group, s: &StructSizes) -> usize {
+    let skins: usize = g
+        .skins
+        .iter()
+        .map(|k| {
+            28 + match &k.data {
+                SkinData::Pixels { pixels, mips } => pixels.len() + mips.len(),
+                SkinData::Dds(b) | SkinData::External(b) => b.len(),
+                SkinData::None => 0,
+            } + if k.material.is_some() { 68 } else { 0 }
+                + k.effect.as_ref().map_or(0, |e| 4 + e.len())
+        })
+        .sum();
+    let frames: usize = g
+        .frames
+        .iter()
+        .map(|f| 24 + f.vertices.len() * s.frame_vertex as usize + f.transforms.len() * 68)
+        .sum();
+    44 + skins
+        + g.uvs.len() * 8
+        + g.triangles.len() * s.triangle as usize
+        + g.vertices.len() * s.main_vertex as usize
+        + frames
+}
+
 #[test]
 fn writer_refuses_models_that_would_not_read_back() {
     let Mdl::Classic(mut c) = samples::mdl3_pyramid() else {

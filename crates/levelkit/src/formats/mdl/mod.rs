@@ -13,15 +13,20 @@
 //!   vertices; the MDL7 header, bones, group header, skin header, material, triangle (12, 16, 26
 //!   bytes), vertex (16 or 26 bytes) and frame records.
 //! * ikskuh/libgamestudio `src/mdl.zig` and `docs/mdl7.spec`: the same, plus the MDL7 deformers
-//!   (bone weights) after the frames, and the skin type's bit layout (three bits of format, one
+//!   (bone weights), and the skin type's bit layout (three bits of format, one
 //!   of mipmaps).
 //!
 //! Where they disagree, and what the corpus says:
 //!
 //! * The MDL7 group header is 44 bytes (assimp's struct, libgamestudio's reads); the corpus's
 //!   files only parse with 44.
-//! * assimp reads no deformers, so it misreads any group after one that has bones; libgamestudio
-//!   reads them after the frames, and `mdl7-player.mdl` ends exactly there.
+//! * Deformers: assimp reads none; libgamestudio reads each group's after that group's frames.
+//!   Both are wrong on real boned models of several groups (Acknex/Wichtelwald `player.mdl`,
+//!   Morbius `char.mdl`, Ackmania `warhand.mdl`, 2 to 5 groups): the deformers of every group
+//!   follow the **last** group, in group order, each naming its group, and the header's
+//!   `data_size` ends with them (the MED lump, when there is one, comes after). A one-group
+//!   model (`mdl7-player.mdl`) cannot tell the two apart. Read per group, the second group's
+//!   header was taken from the first's deformer, and its "skins" from triangle data.
 //! * External skins (type 7): assimp reads a NUL-terminated name, libgamestudio `width` bytes;
 //!   in the corpus `width` is the name's length with its NUL, so both agree; we keep `width`
 //!   bytes.

@@ -324,7 +324,8 @@ pub struct Group {
     pub vertices: Vec<Vertex7>,
     /// Frames.
     pub frames: Vec<Frame7>,
-    /// Deformers (bone weights).
+    /// Deformers (bone weights). The file stores every group's deformers after the last
+    /// group, in group order; the group's header counts them.
     pub deformers: Vec<Deformer>,
 }
 

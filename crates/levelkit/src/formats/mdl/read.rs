@@ -479,8 +479,30 @@ fn read_mdl7(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<Mdl7> {
     )?;
     let n = count(r, budget, n_groups.into(), GROUP_HEADER as u64, "group")?;
     let mut groups = Vec::with_capacity(n);
+    let mut deformer_counts = Vec::with_capacity(n);
     for i in 0..n {
-        groups.push(read_group(r, &sizes, budget).map_err(|e| e.in_path(format!("groups[{i}]")))?);
+        let (group, deformers) =
+            read_group(r, &sizes, budget).map_err(|e| e.in_path(format!("groups[{i}]")))?;
+        groups.push(group);
+        deformer_counts.push(deformers);
+    }
+    // The deformers of every group follow the last group, in group order (each names its
+    // group): MED writes them there, and a group's header counts them.
+    for (i, (group, n_deformers)) in groups.iter_mut().zip(deformer_counts).enumerate() {
+        let n = count(
+            r,
+            budget,
+            n_deformers.into(),
+            layout::DEFORMER_HEADER as u64,
+            "deformer",
+        )?;
+        group.deformers.reserve_exact(n);
+        for k in 0..n {
+            group.deformers.push(
+                read_deformer(r, budget)
+                    .map_err(|e| e.in_path(format!("groups[{i}].deformers[{k}]")))?,
+            );
+        }
     }
     let trailer = r.bytes(r.remaining(), "trailer")?.to_vec();
     Ok(Mdl7 {
@@ -555,7 +577,12 @@ fn read_bone(r: &mut ByteReader<'_>, sizes: &StructSizes) -> Result<Bone> {
     })
 }
 
-fn read_group(r: &mut ByteReader<'_>, sizes: &StructSizes, budget: &mut Budget) -> Result<Group> {
+/// A group without its deformers (they follow the last group), and how many it has.
+fn read_group(
+    r: &mut ByteReader<'_>,
+    sizes: &StructSizes,
+    budget: &mut Budget,
+) -> Result<(Group, u8)> {
     let kind = r.u8("group type")?;
     let n_deformers = r.u8("deformer count")?;
     let max_weights = r.u8("max weights")?;
@@ -611,30 +638,22 @@ fn read_group(r: &mut ByteReader<'_>, sizes: &StructSizes, budget: &mut Budget) 
         frames.push(read_frame7(r, sizes, budget).map_err(|e| e.in_path(format!("frames[{i}]")))?);
     }
 
-    let n = count(
-        r,
-        budget,
-        n_deformers.into(),
-        layout::DEFORMER_HEADER as u64,
-        "deformer",
-    )?;
-    let mut deformers = Vec::with_capacity(n);
-    for i in 0..n {
-        deformers.push(read_deformer(r, budget).map_err(|e| e.in_path(format!("deformers[{i}]")))?);
-    }
-    Ok(Group {
-        kind,
-        max_weights,
-        unused,
-        data_size,
-        name,
-        skins,
-        uvs,
-        triangles,
-        vertices,
-        frames,
-        deformers,
-    })
+    Ok((
+        Group {
+            kind,
+            max_weights,
+            unused,
+            data_size,
+            name,
+            skins,
+            uvs,
+            triangles,
+            vertices,
+            frames,
+            deformers: Vec::new(),
+        },
+        n_deformers,
+    ))
 }
 
 fn read_skin7(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<Skin7> {

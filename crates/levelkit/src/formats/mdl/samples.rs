@@ -357,6 +357,54 @@ pub fn mdl7_quad() -> Mdl {
     })
 }
 
+/// MDL7 of two groups with bones, laid out as MED writes a boned model of several groups (as
+/// Acknex/Wichtelwald's `player.mdl` is): [`mdl7_quad`] and a second group, a triangle with
+/// no skins of its own (its triangles use the first group's skin 0) and a deformer of its
+/// own. In the file both groups' deformers follow the second group, and the header's
+/// `data_size` ends with them.
+pub fn mdl7_two_groups() -> Mdl {
+    let Mdl::Mdl7(mut m) = mdl7_quad() else {
+        return mdl7_quad();
+    };
+    let Some(first) = m.groups.first().cloned() else {
+        return Mdl::Mdl7(m);
+    };
+    let vertex = |position: [f32; 3]| Vertex7 {
+        position,
+        index: 1,
+        normal: Normal7::Vector([0.0, 0.0, 1.0]),
+    };
+    let mut tip = first.clone();
+    tip.name = name16("tip");
+    tip.skins = Vec::new();
+    tip.uvs = vec![[0.0, 0.0], [1.0, 0.0], [0.5, 1.0]];
+    tip.triangles.truncate(1);
+    tip.vertices = vec![
+        vertex([-2.0, 8.0, 0.0]),
+        vertex([2.0, 8.0, 0.0]),
+        vertex([0.0, 12.0, 0.0]),
+    ];
+    for f in &mut tip.frames {
+        f.vertices = vec![Vertex7 {
+            index: 2,
+            ..vertex([0.0, 12.0, 3.0])
+        }];
+    }
+    for d in &mut tip.deformers {
+        d.group = 1;
+        for e in &mut d.elements {
+            e.index = 1;
+            e.weights = vec![(0, 1.0), (1, 1.0), (2, 1.0)];
+        }
+    }
+    m.groups.push(tip);
+    // `data_size`: the file up to the end of the deformers (no MED lump here).
+    if let Ok(bytes) = Mdl::Mdl7(m.clone()).write() {
+        m.header.data_size = u32::try_from(bytes.len()).unwrap_or(0);
+    }
+    Mdl::Mdl7(m)
+}
+
 /// MDL3: a wooden crate, the model `samples/room.wmp` places (`crate.mdl`): a cube of eight
 /// corners and twelve triangles, one frame `crate1`, a 4 x 4 565 skin of planks (light boards,
 /// dark seams).
@@ -427,5 +475,6 @@ pub fn all() -> Vec<(&'static str, Mdl)> {
         ("mdl5-pyramid.mdl", mdl5_pyramid()),
         ("idpo-pyramid.mdl", idpo_pyramid()),
         ("mdl7-quad.mdl", mdl7_quad()),
+        ("mdl7-two-groups.mdl", mdl7_two_groups()),
     ]
 }

@@ -348,6 +348,12 @@ fn write_mdl7(w: &mut ByteWriter, m: &Mdl7) -> Result<()> {
     for (i, g) in m.groups.iter().enumerate() {
         write_group(w, g, s, &format!("groups[{i}]"))?;
     }
+    // Every group's deformers after the last group, in group order.
+    for (i, g) in m.groups.iter().enumerate() {
+        for (k, d) in g.deformers.iter().enumerate() {
+            write_deformer(w, d, &format!("groups[{i}].deformers[{k}]"))?;
+        }
+    }
     w.put_bytes(&m.trailer);
     Ok(())
 }
@@ -393,9 +399,6 @@ fn write_group(w: &mut ByteWriter, g: &Group, s: &StructSizes, path: &str) -> Re
     }
     for (i, f) in g.frames.iter().enumerate() {
         write_frame7(w, f, s, &format!("{path}.frames[{i}]"))?;
-    }
-    for (i, d) in g.deformers.iter().enumerate() {
-        write_deformer(w, d, &format!("{path}.deformers[{i}]"))?;
     }
     Ok(())
 }
