@@ -1283,3 +1283,22 @@ fn the_truncated_mdl3_of_to_fix_is_refused_as_truncated() {
     assert!(err.to_string().contains("skins[0]"), "{err}");
     assert!(err.to_string().contains("86016 bytes"), "{err}");
 }
+
+/// A triangle corner of UV index 0xFFFF has no texture coordinate (MED's "none", on every
+/// corner of a model never mapped, as Acknex/CommandAndLotter `Vertex.mdl` is): valid, and
+/// the face has no UV there; any other index past the list is an error.
+#[test]
+fn uv_index_ffff_is_no_texture_coordinate() {
+    let Mdl::Mdl7(mut m) = samples::mdl7_quad() else {
+        panic!("not MDL7")
+    };
+    m.groups[0].triangles[0].uvs = [0xffff; 3];
+    let model = Mdl::Mdl7(m.clone());
+    assert_eq!(model.validate(), vec![]);
+    let (scene, _) = mdl::scene::to_scene(&model);
+    assert!(scene.meshes[0].faces[0].corners.iter().all(|c| c.uv.is_none()));
+    m.groups[0].triangles[0].uvs = [0, 1, 9];
+    let findings = Mdl::Mdl7(m).validate();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].severity, Severity::Error);
+}
