@@ -1,5 +1,6 @@
 //! Levels with their models: every model entity of a 3D GameStudio level scene (a node with
-//! `extras.kind == "model"` and `extras.file`) gets the model file it names, found through a
+//! `extras.file` and `extras.kind` `"model"` in a WMP level, `"entity"` or `"old_entity"` in a
+//! compiled WMB level) gets the model file it names, found through a
 //! [`Resolver`] beside the level, as a mesh instance at the entity's position, angles and
 //! scale. The file can be any 3D format levelkit reads (MDL, and whatever else converts to a
 //! scene): it is read once, its meshes, materials and textures are added to the level scene
@@ -26,6 +27,15 @@ fn file_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 
+/// Whether an entity's file is a sprite (an image the engine shows as a billboard), not a
+/// model: those entities are not model entities here.
+fn is_sprite(name: &str) -> bool {
+    let ext = file_name(name).rsplit_once('.').map_or("", |(_, e)| e);
+    ["pcx", "bmp", "tga", "dds", "png", "jpg", "jpeg"]
+        .iter()
+        .any(|e| ext.eq_ignore_ascii_case(e))
+}
+
 /// Where one model file's pieces went in the level scene.
 struct Imported {
     /// The model's own scene (its nodes are copied per instance).
@@ -49,17 +59,24 @@ pub struct PlacedModels {
 /// are left alone.
 pub fn place_models(model: &Model, scene: &mut Scene, resolve: Resolver<'_>) -> PlacedModels {
     let mut done = PlacedModels::default();
-    if !matches!(model, Model::Wmp(_) | Model::Wmpb(_)) {
+    if !matches!(model, Model::Wmp(_) | Model::Wmpb(_) | Model::Wmb(_)) {
         return done;
     }
+    // A WMP's model entities are `kind: "model"`; a compiled WMB's are its entity objects
+    // (`entity`, A6/A7, and `old_entity`, A5) that name a file.
     let entities: Vec<(usize, String)> = scene
         .nodes
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.extras.get("kind").and_then(Value::as_str) == Some("model"))
+        .filter(|(_, n)| {
+            matches!(
+                n.extras.get("kind").and_then(Value::as_str),
+                Some("model" | "entity" | "old_entity")
+            )
+        })
         .filter_map(|(i, n)| {
             let file = n.extras.get("file").and_then(Value::as_str)?;
-            Some((i, file.to_owned()))
+            (!file.is_empty() && !is_sprite(file)).then(|| (i, file.to_owned()))
         })
         .collect();
     done.entities = entities.len();

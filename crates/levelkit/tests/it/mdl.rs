@@ -1296,7 +1296,12 @@ fn uv_index_ffff_is_no_texture_coordinate() {
     let model = Mdl::Mdl7(m.clone());
     assert_eq!(model.validate(), vec![]);
     let (scene, _) = mdl::scene::to_scene(&model);
-    assert!(scene.meshes[0].faces[0].corners.iter().all(|c| c.uv.is_none()));
+    assert!(
+        scene.meshes[0].faces[0]
+            .corners
+            .iter()
+            .all(|c| c.uv.is_none())
+    );
     m.groups[0].triangles[0].uvs = [0, 1, 9];
     let findings = Mdl::Mdl7(m).validate();
     assert_eq!(findings.len(), 1, "{findings:?}");

@@ -894,3 +894,80 @@ fn a_list_inside_another_and_a_short_region_round_trip() {
     assert_eq!(objects[0].name.as_deref(), Some("playerSpawn"));
     assert_eq!(objects[0].len, 56);
 }
+
+/// A compiled level places the models its entity objects name, as a WMP level does
+/// (`--assets`): the sample's `crate.mdl` entity gets our MDL3 crate under its node, the model
+/// read once; a missing file leaves the entity empty with one warning; sprite entities (an
+/// image file) are not model entities.
+#[test]
+fn wmb_entities_get_their_models_beside_the_level() {
+    let level = samples::lit_quad_level();
+    let model = levelkit::document::Model::Wmb(level);
+    let crate_mdl = levelkit::formats::mdl::samples::mdl3_crate()
+        .write()
+        .unwrap();
+    let (mut scene, _) = model.to_scene().unwrap();
+    let before = scene.meshes.len();
+    let mut resolve = |file: &str| (file == "crate.mdl").then(|| crate_mdl.clone());
+    let found = levelkit::document::assets::find_textures(&model, &mut scene, &mut resolve);
+    assert_eq!(found.models, (1, 1));
+    assert!(scene.meshes.len() > before);
+    let entity = scene
+        .nodes
+        .iter()
+        .position(|n| n.name.as_deref() == Some("crate_1"))
+        .unwrap();
+    // The model's nodes hang under the entity; one of them holds the imported mesh.
+    let mut stack = scene.nodes[entity].children.clone();
+    let mut meshes = Vec::new();
+    while let Some(n) = stack.pop() {
+        meshes.extend(scene.nodes[n].mesh);
+        stack.extend(&scene.nodes[n].children);
+    }
+    assert!(
+        !meshes.is_empty() && meshes.iter().all(|&m| m >= before),
+        "{meshes:?}"
+    );
+    assert_eq!(scene.validate().len(), 0);
+    glb_is_valid(&scene, "placed");
+
+    // Missing: the entity stays empty, with a warning.
+    let (mut scene, _) = model.to_scene().unwrap();
+    let mut none = |_: &str| None;
+    let found = levelkit::document::assets::find_textures(&model, &mut scene, &mut none);
+    assert_eq!(found.models, (0, 1));
+    assert!(
+        found
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("crate.mdl"))
+    );
+
+    // A sprite entity is not a model entity.
+    let (mut scene, _) = model.to_scene().unwrap();
+    for n in &mut scene.nodes {
+        if n.name.as_deref() == Some("crate_1") {
+            n.extras
+                .insert("file".into(), serde_json::json!("flare.TGA"));
+        }
+    }
+    let found = levelkit::document::assets::find_textures(&model, &mut scene, &mut none);
+    assert_eq!(found.models, (0, 0));
+}
+
+fn glb_is_valid(scene: &levelkit::scene::Scene, name: &str) {
+    let out = gltf::write(
+        scene,
+        &gltf::GltfOptions {
+            binary: true,
+            embed: true,
+            stem: name.into(),
+        },
+    )
+    .unwrap();
+    if let Some(script) = common::oracle("node/validate.js", &["node"], "glTF validator checks") {
+        let path = common::out_dir("wmb", "placed").join(format!("{name}.glb"));
+        std::fs::write(&path, &out.main).unwrap();
+        common::assert_gltf_valid(&script, &path);
+    }
+}

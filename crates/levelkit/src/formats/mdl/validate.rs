@@ -131,8 +131,7 @@ fn mdl7(m: &Mdl7, out: &mut Vec<Warning>) {
             // 0xFFFF is "no texture coordinate" (MED writes it on every corner of a model
             // never mapped: Acknex/CommandAndLotter `Vertex.mdl`), as -1 is "no material".
             if !g.uvs.is_empty()
-                && t
-                    .uvs
+                && t.uvs
                     .iter()
                     .any(|&v| v != 0xffff && usize::from(v) >= g.uvs.len())
             {
