@@ -822,6 +822,24 @@ fn the_to_fix_levels_read_validate_and_round_trip() {
                     .any(|o| o.file.as_deref() == Some("keypadkey0.mdl"))
             );
         }
+        if file == "space.wmb" {
+            // Old entities (type 3) whose file name is longer than its 13-byte field: the
+            // compiler wrote it on into the action field, and it is read as the engine's C
+            // string reads it.
+            let files: Vec<_> = list
+                .iter()
+                .filter(|o| o.fields["type"] == 3)
+                .filter_map(|o| o.file.as_deref())
+                .collect();
+            assert!(files.contains(&"asteroid0_obstacle.mdl"), "{files:?}");
+            assert!(files.contains(&"deathpebble.mdl"), "{files:?}");
+            assert!(
+                files
+                    .iter()
+                    .all(|f| f.ends_with(".mdl") || f.ends_with(".bmp")),
+                "{files:?}"
+            );
+        }
         let inside = level
             .items
             .iter()

@@ -95,6 +95,24 @@ impl<'a> Fields<'a> {
         Ok(fixed_string(self.bytes(n, what)?))
     }
 
+    /// A name field of `n` bytes that, when it holds no NUL, runs on into the `more` bytes
+    /// after it, as the engine's C string does: the compiler copies a longer name through the
+    /// field into the next one (galep's `space.wmb`: `asteroid0_obstacle.mdl` in a 13-byte
+    /// file field, `tacle.mdl` in the action after it). Reads `n` bytes.
+    fn c_string(&mut self, n: usize, more: usize, what: &str) -> Result<String> {
+        let start = self.pos;
+        let field = self.bytes(n, what)?;
+        if field.contains(&0) {
+            return Ok(fixed_string(field));
+        }
+        let end = start.saturating_add(n).saturating_add(more);
+        Ok(fixed_string(
+            self.data
+                .get(start..end.min(self.data.len()))
+                .unwrap_or(field),
+        ))
+    }
+
     /// `count` items of `size` bytes each must fit in what is left, before anything is
     /// allocated for them.
     fn ensure(&self, count: u64, size: u64, what: &str) -> Result<usize> {
@@ -512,7 +530,7 @@ fn object(f: &mut Fields<'_>, offset: usize, len: usize) -> Result<Object> {
             obj.angles = Some(f.vec3(w)?);
             obj.scale = Some(f.vec3(w)?);
             obj.name = Some(f.string(20, w)?);
-            obj.file = Some(f.string(13, w)?);
+            obj.file = Some(f.c_string(13, 20, w)?);
             m.insert("action".into(), json!(f.string(20, w)?));
             f.align4(offset, w)?;
             m.insert("skills".into(), json!(floats(f, 8, w)?));
