@@ -42,7 +42,8 @@
 //! 6 (DDS, kept, not decoded), 7 (external name) kept; MDL7 material (0x10) and effect text
 //! (0x20) blocks kept as bytes; HMP4 frames of type 0 and 2. Not supported: HMP4 skin groups
 //! and Quake frame groups (type 1; no Gamestudio file is known to have one), refused with
-//! [`crate::ErrorKind::Unsupported`]. The scene shows the first frame. [`to_scene`] builds a textured terrain mesh.
+//! [`crate::ErrorKind::Unsupported`]. The scene's mesh is the first frame; a terrain of several
+//! frames gets each frame as a morph target, played as one animation. [`to_scene`] builds a textured terrain mesh.
 //!
 //! ```
 //! use levelkit::formats::hmp::{self, Hmp, HmpVersion};

@@ -24,7 +24,10 @@ use super::model::{Hmp, HmpVersion};
 use super::skin::{self, SkinKind};
 use crate::error::{Location, Warning};
 use crate::registry::Format;
-use crate::scene::{Corner, Face, Material, Mesh, Node, Scene, Texture, TextureSource, Transform};
+use crate::scene::{
+    Corner, Face, Material, Mesh, MorphAnimation, MorphTarget, Morphs, Node, Scene, Texture,
+    TextureSource, Transform,
+};
 
 const F: Format = Format::Hmp;
 
@@ -61,14 +64,69 @@ pub fn to_scene(hmp: &Hmp) -> (Scene, Vec<Warning>) {
     scene.extras.insert("offset".into(), json!(h.offset));
     scene.extras.insert("tri_size".into(), json!(h.tri_size));
     scene.extras.insert("verts_x".into(), json!(h.verts_x));
-    if hmp.frames.len() > 1 {
-        warnings.push(Warning::warning(
-            F,
-            Location::path("frames"),
-            format!("{} frames; the scene shows the first", hmp.frames.len()),
-        ));
-    }
+    frame_morphs(hmp, &mut scene);
     (scene, warnings)
+}
+
+/// A terrain of several frames (the animated word-packed HMP4, `hh_demo_lava.HMP`: 36): every
+/// frame a morph target of the mesh, in file order, played as one animation at MDL's frame
+/// rate ([`crate::formats::mdl::scene::SECONDS_PER_FRAME`]). Heights-only layouts keep their
+/// grid's x and y.
+fn frame_morphs(hmp: &Hmp, scene: &mut Scene) {
+    let Some(mesh) = scene.meshes.first() else {
+        return;
+    };
+    let n = mesh.positions.len();
+    if hmp.frames.len() < 2 || n == 0 {
+        return;
+    }
+    let h = &hmp.header;
+    let axis =
+        |raw: u16, scale: f32, offset: f32| f64::from(raw) * f64::from(scale) + f64::from(offset);
+    let mut targets = Vec::with_capacity(hmp.frames.len());
+    for frame in &hmp.frames {
+        if frame.vertex_count() != n {
+            return;
+        }
+        let positions = match hmp.version {
+            HmpVersion::Hmp4 => (0..n)
+                .filter_map(|i| frame.packed_xyz(i))
+                .map(|[x, y, z]| {
+                    [
+                        axis(x, h.scale[0], h.offset[0]),
+                        axis(y, h.scale[1], h.offset[1]),
+                        axis(z, h.scale[2], h.offset[2]),
+                    ]
+                })
+                .collect(),
+            HmpVersion::Hmp5 | HmpVersion::Hmp7 => mesh
+                .positions
+                .iter()
+                .zip(&frame.vertices)
+                .map(|(&[x, y, _], &[lo, hi, _, _])| {
+                    [
+                        x,
+                        y,
+                        axis(u16::from_le_bytes([lo, hi]), h.scale[2], h.offset[2]),
+                    ]
+                })
+                .collect(),
+        };
+        targets.push(MorphTarget {
+            name: Some(Hmp::frame_name(frame)),
+            positions,
+        });
+    }
+    let count = targets.len();
+    scene.morphs.push(Morphs { mesh: 0, targets });
+    if let Some(node) = scene.nodes.iter().position(|n| n.mesh == Some(0)) {
+        scene.morph_animations.push(MorphAnimation {
+            name: Some("frames".into()),
+            node,
+            targets: (0..count).collect(),
+            seconds_per_frame: crate::formats::mdl::scene::SECONDS_PER_FRAME,
+        });
+    }
 }
 
 /// The material (and its texture, from the first skin with pixels) and the skin's size.
