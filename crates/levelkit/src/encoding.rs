@@ -92,6 +92,35 @@ pub fn encode_pngs(images: &[Option<PngImage<'_>>]) -> Vec<Option<Result<Vec<u8>
     images.iter().map(encode).collect()
 }
 
+/// A PNG as 8-bit pixels, rows top-down: `(width, height, channels, pixels)`; palettes
+/// expanded, 16-bit samples stripped, at most 64 MiB of pixels. What a scene's PNG textures
+/// become when a format stores pixels (Wings images, MDL skins).
+pub fn decode_png(data: &[u8]) -> std::result::Result<(u32, u32, u8, Vec<u8>), String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| format!("bad PNG: {e}"))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or("PNG too large to decode")?;
+    // The PNG's own header gives the size; cap it so a tiny file cannot ask for gigabytes.
+    if size > 64 * 1024 * 1024 {
+        return Err(format!("PNG of {size} bytes decoded is too large"));
+    }
+    let mut buf = vec![0; size];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| format!("bad PNG: {e}"))?;
+    buf.truncate(info.buffer_size());
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => return Err("indexed PNG was not expanded".into()),
+    };
+    Ok((info.width, info.height, channels, buf))
+}
+
 /// `bytes` as a zlib stream (level 6) deflated by miniz_oxide directly, for what levelkit
 /// compresses in modern formats (Tiled's `base64`+`zlib` layer data): the same bytes whichever
 /// backend `flate2` was built with (as [`encode_png`]'s zlib-rs). Kept at miniz_oxide level 6:

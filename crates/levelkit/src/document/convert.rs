@@ -152,9 +152,11 @@ fn converts(from: Format, common: Option<Common>, to: Format) -> bool {
     match common {
         // Exchange formats of the same common model; a PNG is a tile map's preview.
         Some(Common::TileMap) => info.exchange && info.common == Some(Common::TileMap),
-        // Every 3D document becomes glTF and OBJ, and, through the scene, Wings and V-Chat.
+        // Every 3D document becomes glTF and OBJ, and, through the scene, Wings, V-Chat and
+        // 3D GameStudio's MDL7.
         Some(Common::Scene) => {
-            (info.exchange && info.common == Some(Common::Scene)) || matches!(to, F::Wings | F::Wdb)
+            (info.exchange && info.common == Some(Common::Scene))
+                || matches!(to, F::Wings | F::Wdb | F::Mdl)
         }
         _ => false,
     }

@@ -368,9 +368,15 @@ impl Model {
                 warnings.extend(more);
                 Ok((Model::Wmp(compiled), warnings))
             }
-            (model, Format::Gltf | Format::Glb | Format::Obj | Format::Wings | Format::Wdb)
-                if model.is_3d() =>
-            {
+            (
+                model,
+                Format::Gltf
+                | Format::Glb
+                | Format::Obj
+                | Format::Wings
+                | Format::Wdb
+                | Format::Mdl,
+            ) if model.is_3d() => {
                 let Some((scene, mut warnings)) = model.to_scene() else {
                     return Err(Error::unsupported(
                         target,
@@ -388,6 +394,11 @@ impl Model {
                         let (w, more) = wdb::Wdb::from_scene(&scene)?;
                         warnings.extend(more);
                         Ok((Model::Wdb(w), warnings))
+                    }
+                    Format::Mdl => {
+                        let (m, more) = mdl::Mdl::from_scene(&scene)?;
+                        warnings.extend(more);
+                        Ok((Model::Mdl(m), warnings))
                     }
                     _ => Ok((
                         Model::Scene(SceneDoc {

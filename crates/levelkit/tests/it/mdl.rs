@@ -1307,3 +1307,143 @@ fn uv_index_ffff_is_no_texture_coordinate() {
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(findings[0].severity, Severity::Error);
 }
+
+/// The RGBA pixels of an MDL7 skin as levelkit's scene decodes them (`None` for a skin
+/// without pixels).
+fn skin_rgba(model: &Mdl, skin: usize) -> Option<Vec<u8>> {
+    let Mdl::Mdl7(m) = model else { return None };
+    let s = m.groups.first()?.skins.get(skin)?;
+    if !matches!(s.data, SkinData::Pixels { .. }) {
+        return None;
+    }
+    let (scene, _) = mdl::scene::to_scene(model);
+    // The scene's textures follow the skins with pixels, in order.
+    let index = m.groups[0].skins[..skin]
+        .iter()
+        .filter(|k| matches!(k.data, SkinData::Pixels { .. }))
+        .count();
+    match &scene.textures.get(index)?.source {
+        levelkit::scene::TextureSource::Pixels { data, .. } => Some(data.clone()),
+        _ => None,
+    }
+}
+
+/// `.mdl` from the common 3D model: every MDL7 of the corpus and our samples, to `.glb` and
+/// back to `.mdl` through [`Mdl::from_scene`], keeps its groups, triangles, vertices (within
+/// f32 rounding of the y-up turn), frames and frame names, and its skins pixel for pixel; the
+/// MDL7 it writes reads back as itself and validates. Bones are reported, not written (yet).
+#[test]
+fn mdl7_through_glb_comes_back_as_mdl7() {
+    let mut models: Vec<(String, Mdl)> = vec![
+        ("mdl7-quad".into(), samples::mdl7_quad()),
+        ("mdl7-two-groups".into(), samples::mdl7_two_groups()),
+    ];
+    if let Some(files) = corpus_files() {
+        for f in files {
+            let model = Mdl::read(&std::fs::read(&f).unwrap()).unwrap();
+            if matches!(model, Mdl::Mdl7(_)) {
+                models.push((name(&f), model));
+            }
+        }
+    }
+    let mut worst = 0f32;
+    let mut compared = 0;
+    let mut duplicates = 0;
+    for (name, model) in &models {
+        let Mdl::Mdl7(original) = model else { continue };
+        // A boned model's glTF mesh is skinned, and levelkit's glTF reader leaves skins out
+        // (with a warning): its positions come back in the skin's bind space, not placed.
+        // Bones are the next step of the writer; these models are not compared yet.
+        if !original.bones.is_empty() {
+            continue;
+        }
+        compared += 1;
+        let (scene, _) = mdl::scene::to_scene(model);
+        let bytes = glb(&scene);
+        let doc = Model::read(&bytes, Some("x.glb"), &Limits::default()).unwrap();
+        let (scene, _) = doc.to_scene().unwrap();
+        let (back, warnings) = Mdl::from_scene(&scene).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = back.write().unwrap();
+        let read = Mdl::read(&written).unwrap();
+        assert_eq!(read, back, "{name}");
+        let Mdl::Mdl7(m) = &back else {
+            panic!("{name}: not MDL7")
+        };
+        assert_eq!(m.header.data_size as usize, written.len(), "{name}");
+        assert!(
+            back.validate()
+                .iter()
+                .all(|w| w.severity != Severity::Error),
+            "{name}: {:?}",
+            back.validate()
+        );
+        assert_eq!(m.groups.len(), original.groups.len(), "{name}: groups");
+        if !scene.skins.is_empty() {
+            assert!(
+                warnings.iter().any(|w| w.message.contains("bones")),
+                "{name}: {warnings:?}"
+            );
+        }
+        for (g, (ours, theirs)) in m.groups.iter().zip(&original.groups).enumerate() {
+            assert_eq!(
+                ours.triangles.len(),
+                theirs.triangles.len(),
+                "{name} group {g}"
+            );
+            // Vertices at the same place are one (glTF splits vertices by texture
+            // coordinate, and nothing tells those splits from the file's own duplicates).
+            let distinct: std::collections::HashSet<[u32; 3]> = theirs
+                .vertices
+                .iter()
+                .map(|v| v.position.map(f32::to_bits))
+                .collect();
+            assert_eq!(ours.vertices.len(), distinct.len(), "{name} group {g}");
+            duplicates += theirs.vertices.len() - distinct.len();
+            // The glTF writer orders vertices by first use: compare each triangle's corners
+            // by position, in the file's winding (any corner first).
+            let corners = |g: &Group, t: &Triangle7| -> Vec<[f32; 3]> {
+                t.vertices
+                    .iter()
+                    .map(|&v| g.vertices[v as usize].position)
+                    .collect()
+            };
+            for (t, (a, b)) in ours.triangles.iter().zip(&theirs.triangles).enumerate() {
+                let (a, b) = (corners(ours, a), corners(theirs, b));
+                let mut best = f32::INFINITY;
+                for r in 0..3 {
+                    let mut diff = 0f32;
+                    for k in 0..3 {
+                        for x in 0..3 {
+                            diff = diff.max((a[(k + r) % 3][x] - b[k][x]).abs());
+                        }
+                    }
+                    best = best.min(diff);
+                }
+                assert!(best < 1e-3, "{name} group {g} triangle {t}: {a:?} vs {b:?}");
+                worst = worst.max(best);
+            }
+            if original.bones.is_empty() {
+                let names = |g: &Group| -> Vec<String> {
+                    g.frames.iter().map(|f| name_text(&f.name)).collect()
+                };
+                if theirs.frames.iter().any(|f| !f.vertices.is_empty()) {
+                    assert_eq!(names(ours), names(theirs), "{name} group {g}");
+                }
+            }
+        }
+        for s in 0..original.groups[0].skins.len() {
+            if let Some(pixels) = skin_rgba(model, s) {
+                let ours = (0..m.groups[0].skins.len())
+                    .find_map(|k| skin_rgba(&back, k).filter(|p| *p == pixels));
+                assert!(ours.is_some(), "{name}: skin {s} not pixel-equal");
+            }
+        }
+    }
+    eprintln!(
+        "{compared} of {} MDL7 models (those without bones) through .glb and back; largest \
+         vertex difference {worst}; {duplicates} vertices at the place of another welded",
+        models.len()
+    );
+    assert!(compared >= 2, "{compared} compared");
+    assert!(worst < 1e-3, "vertices moved by {worst}");
+}

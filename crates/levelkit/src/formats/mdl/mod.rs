@@ -67,6 +67,7 @@
 //! ```
 
 pub mod codec;
+mod from_scene;
 pub mod layout;
 pub mod model;
 pub mod read;

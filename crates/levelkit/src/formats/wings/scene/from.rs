@@ -479,7 +479,7 @@ fn texture_image(tex: &Texture, id: i64) -> std::result::Result<Term, String> {
             data,
         } => Ok(embedded(*width, *height, *channels, data)),
         TextureSource::Encoded { mime_type, data } if mime_type == "image/png" => {
-            let (w, h, ch, pixels) = decode_png(data)?;
+            let (w, h, ch, pixels) = crate::encoding::decode_png(data)?;
             Ok(embedded(w, h, ch, &pixels))
         }
         TextureSource::Encoded { mime_type, .. } => Err(format!(
@@ -494,33 +494,6 @@ fn texture_image(tex: &Texture, id: i64) -> std::result::Result<Term, String> {
             ]),
         ])),
     }
-}
-
-/// A PNG as 8-bit pixels, rows top-down: `(width, height, channels, pixels)`.
-fn decode_png(data: &[u8]) -> std::result::Result<(u32, u32, u8, Vec<u8>), String> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().map_err(|e| format!("bad PNG: {e}"))?;
-    let size = reader
-        .output_buffer_size()
-        .ok_or("PNG too large to decode")?;
-    // The PNG's own header gives the size; cap it so a tiny file cannot ask for gigabytes.
-    if size > 64 * 1024 * 1024 {
-        return Err(format!("PNG of {size} bytes decoded is too large"));
-    }
-    let mut buf = vec![0; size];
-    let info = reader
-        .next_frame(&mut buf)
-        .map_err(|e| format!("bad PNG: {e}"))?;
-    buf.truncate(info.buffer_size());
-    let channels = match info.color_type {
-        png::ColorType::Grayscale => 1,
-        png::ColorType::GrayscaleAlpha => 2,
-        png::ColorType::Rgb => 3,
-        png::ColorType::Rgba => 4,
-        png::ColorType::Indexed => return Err("indexed PNG was not expanded".into()),
-    };
-    Ok((info.width, info.height, channels, buf))
 }
 
 /// One scene mesh, in world space, as a Wings object.
