@@ -54,9 +54,10 @@ pub enum Command {
     /// `<name>.tileset<N>.png` (generated, or from --tiles); Tiled maps made that way back to
     /// their level (.tmx/.tmj to .wwd, .graal or .nw: an unedited map gives the original bytes,
     /// an edited one exactly the edits); levels and maps to a .png preview (as `levelkit
-    /// render`); 3D models (.wings, .wmp, $$M, .wdb, .glb, .gltf, .obj) to .glb, .gltf, .obj,
-    /// .wings and .wdb: a .gltf gets its buffer and textures beside it (`<name>.bin`,
-    /// `<name>_<N>.png`), an .obj its `<name>.mtl` and textures (`<name>_map<N>.png`); 3D
+    /// render`); 3D models (.wings, .wmp, $$M, .wdb, .mdl, .hmp, .wmb, .glb, .gltf, .obj) to
+    /// .glb, .gltf, .obj, .wings, .wdb and .mdl (MDL7; bones not yet): a .gltf gets its buffer
+    /// and textures beside it (`<name>.bin`, `<name>_<N>.png`), an .obj its `<name>.mtl` and
+    /// textures (`<name>_map<N>.png`); 3D
     /// GameStudio levels (.wmp) to the compiler's $$M; WAP32 animations (.ani) to an animated
     /// .gif or .png, or a sprite sheet (--sheet), with the image set's frames from --frames;
     /// Graal animations (.gani) the same way, drawn with the images in --images (one file per

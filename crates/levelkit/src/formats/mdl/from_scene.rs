@@ -7,9 +7,10 @@
 //!   [`super::scene`] does), so a model read from an MDL comes back in its own numbers.
 //! * **Faces**: n-gons fanned into triangles, wound as the file winds them (the reverse of
 //!   glTF's); texture coordinates deduplicated per group (`v` flipped back); a corner with none
-//!   gets index 0xFFFF, MED's "none". 26-byte triangles with the second UV set and material
-//!   unused (0xFFFF, 0xFFFFFFFF), 26-byte vertices with a float normal (the area-weighted
-//!   average of the faces around it), no bone (0xFFFF).
+//!   gets index 0xFFFF, MED's "none". 16-byte triangles (one UV set and its skin: MED writes
+//!   16 or 26, and assimp's loader, which reads the 16-byte kind, makes no mesh of MED's
+//!   26-byte files, `mdl7-tree2.mdl` among them), 26-byte vertices with a float normal (the
+//!   area-weighted average of the faces around it), no bone (0xFFFF).
 //! * **Skins**: one per scene material the faces use, in order of first use, all in the first
 //!   group (later groups have none and index the first group's, as MED writes several groups).
 //!   A base-colour texture of pixels or PNG becomes a B8G8R8 skin (type 4), or B8G8R8A8
@@ -22,7 +23,7 @@
 //!   `frame1`, that moves nothing (the rest pose).
 //! * **Not written yet**, each reported: bones and skins (glTF joints), joint animations.
 //!
-//! The header's record sizes are MED's (36-byte bones, 26-byte triangles and vertices), and its
+//! The header's record sizes are MED's (36-byte bones, 16-byte triangles, 26-byte vertices), and its
 //! `data_size` and each group's `data_size` are the byte counts MED writes there.
 
 use std::collections::HashMap;
@@ -41,7 +42,7 @@ const SIZES: StructSizes = StructSizes {
     color: 16,
     material: 68,
     skin_point: 8,
-    triangle: 26,
+    triangle: 16,
     main_vertex: 26,
     frame_vertex: 26,
     bone_transform: 68,
@@ -222,7 +223,7 @@ fn group_bytes(g: &Group) -> usize {
         })
         .sum();
     let frames: usize = g.frames.iter().map(|f| 24 + f.vertices.len() * 26).sum();
-    44 + skins + g.uvs.len() * 8 + g.triangles.len() * 26 + g.vertices.len() * 26 + frames
+    44 + skins + g.uvs.len() * 8 + g.triangles.len() * 16 + g.vertices.len() * 26 + frames
 }
 
 fn group(
@@ -373,8 +374,9 @@ fn group(
                     vertices: [first.0, b.0, c.0],
                     uvs: [first.1, b.1, c.1],
                     material,
-                    uvs2: [0xFFFF; 3],
-                    material2: u32::MAX,
+                    // Not in a 16-byte triangle.
+                    uvs2: [0; 3],
+                    material2: 0,
                 });
             }
         }
