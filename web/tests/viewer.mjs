@@ -193,12 +193,12 @@ async function viewFile(file, label, { expect = 'ok', assets = [] } = {}) {
 const picture = (f) => f.endsWith('.gif') || f.endsWith('.bmp') || f.endsWith('.png');
 const samples = fs.readdirSync(path.join(root, 'samples')).filter((f) => !picture(f)).sort();
 // The files the samples name (world.wdb's textures, the gani's and the NPCs' pictures, the crate
-// room.wmp places), dropped with each sample as the CLI finds them beside it.
+// room.wmp and quad.wmb place), dropped with each sample as the CLI finds them beside it.
 const textures = fs.readdirSync(path.join(root, 'samples')).filter(picture)
   .map((f) => path.join(root, 'samples', f));
 // A document dropped as an asset only where a sample names it (a REZ is an asset, so the page
 // would open the crate instead of claw.rez).
-const named = { 'room.wmp': ['crate.mdl'] };
+const named = { 'room.wmp': ['crate.mdl'], 'quad.wmb': ['crate.mdl'] };
 const identical = [];
 for (const s of samples) {
   const file = path.join(root, 'samples', s);

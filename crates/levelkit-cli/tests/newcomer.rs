@@ -121,7 +121,7 @@ fn unknown_formats_are_reported_in_one_style() {
             .contains("cube.wings: tmx: a wings file is not a tile map")
             && run
                 .stderr
-                .contains("(a wings file becomes: wings, wdb, json, gltf, glb, obj)"),
+                .contains("(a wings file becomes: wings, wdb, mdl, json, gltf, glb, obj)"),
         "{run:?}"
     );
 }
