@@ -120,7 +120,6 @@ impl Mdl {
             if mesh.faces.is_empty() {
                 continue;
             }
-            let matrix = world.get(ni).copied().unwrap_or(scene::IDENTITY_MATRIX);
             let name = node
                 .name
                 .as_deref()
@@ -130,7 +129,7 @@ impl Mdl {
             let group = group(
                 scene,
                 (mi, mesh),
-                (ni, &matrix),
+                (ni, &world),
                 name,
                 &mut skins,
                 &mut warnings,
@@ -229,17 +228,17 @@ fn group_bytes(g: &Group) -> usize {
 fn group(
     scene: &Scene,
     (mi, mesh): (usize, &Mesh),
-    (ni, matrix): (usize, &[f64; 16]),
+    (ni, world): (usize, &[[f64; 16]]),
     name: &str,
     skins: &mut SkinTable,
     warnings: &mut Vec<Warning>,
 ) -> Result<Group> {
+    let matrix = world.get(ni).unwrap_or(&scene::IDENTITY_MATRIX);
     let n = mesh.positions.len();
     // Where vertex `i` at `p` is in the scene: the node's transform, or for a skinned mesh
     // (whose node glTF leaves untransformed) its joints' bind-pose blend.
     let skin = scene.skins.iter().find(|k| k.mesh == mi);
     let blends: Option<Vec<[f64; 16]>> = skin.map(|k| {
-        let world = scene.world_matrices();
         let joint: Vec<[f64; 16]> = k
             .joints
             .iter()
