@@ -12,6 +12,8 @@ use json::validation::Checked::{Invalid, Valid};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 
+mod rig;
+
 use super::glb;
 use super::keys;
 use super::uri::{
@@ -21,9 +23,13 @@ use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
 use crate::limits::{Budget, Limits};
 use crate::registry::Format;
 use crate::scene::{
-    AlphaMode, Animation, Camera, Corner, Extras, Face, Light, LightKind, Material, Mesh, Motion,
-    Node, Phong, Polyline, Projection, Scene, Texture, TextureSource, Transform,
+    AlphaMode, Camera, Corner, Extras, Face, Light, LightKind, Material, Mesh, Morphs, Node, Phong,
+    Polyline, Projection, Scene, Texture, TextureSource, Transform,
 };
+use rig::Rig;
+
+/// Per mesh: each position's joints and weights, when a primitive had them.
+type MeshJoints = Option<(Vec<[u16; 4]>, Vec<[f32; 4]>)>;
 
 /// Required extensions this reader can honour.
 const SUPPORTED_REQUIRED: &[&str] = &[
@@ -450,7 +456,9 @@ impl<'a> Reader<'a> {
         scene.textures = self.read_textures()?;
         let (materials, vertex_colors) = self.read_materials(scene.textures.len())?;
         scene.materials = materials;
-        scene.meshes = self.read_meshes(scene.materials.len())?;
+        let (meshes, morphs, mut joints) = self.read_meshes(scene.materials.len())?;
+        scene.meshes = meshes;
+        scene.morphs = morphs;
         for (i, (m, vc)) in scene.materials.iter_mut().zip(vertex_colors).enumerate() {
             m.vertex_colors = vc.unwrap_or_else(|| self.colored_materials.contains(&i));
         }
@@ -514,10 +522,11 @@ impl<'a> Reader<'a> {
             scene.name = s.name.clone();
         }
         scene.extras = scene_extras;
-        scene.animations = self.read_animations(&map, &outer_of);
-        if !root.skins.is_empty() {
-            self.warn("skins", "skins are not supported; left out");
-        }
+        scene.skins = self.read_skins(&map, &outer_of, &mut joints)?;
+        let animations = self.read_animations(&scene, &map, &outer_of);
+        scene.animations = animations.spins;
+        scene.morph_animations = animations.morphs;
+        scene.joint_animations = animations.joints;
         Ok(scene)
     }
 
@@ -735,9 +744,14 @@ impl<'a> Reader<'a> {
         Ok((out, vertex_colors))
     }
 
-    fn read_meshes(&mut self, materials: usize) -> Result<Vec<Mesh>> {
+    fn read_meshes(
+        &mut self,
+        materials: usize,
+    ) -> Result<(Vec<Mesh>, Vec<Morphs>, Vec<MeshJoints>)> {
         let root = self.root;
         let mut out = Vec::with_capacity(root.meshes.len());
+        let mut morphs = Vec::new();
+        let mut joints = Vec::with_capacity(root.meshes.len());
         for (mi, gm) in root.meshes.iter().enumerate() {
             let at = format!("meshes[{mi}]");
             let mut mesh = Mesh {
@@ -747,16 +761,19 @@ impl<'a> Reader<'a> {
             };
             // Scene positions by the source position our writer recorded for each vertex.
             let mut shared: FxHashMap<u64, u32> = FxHashMap::default();
+            let mut rig = Rig::default();
             for (pi, p) in gm.primitives.iter().enumerate() {
                 let at = format!("meshes[{mi}].primitives[{pi}]");
-                self.read_primitive(&mut mesh, p, &at, materials, &mut shared)?;
+                self.read_primitive(&mut mesh, p, &at, materials, &mut shared, &mut rig)?;
             }
-            if gm.weights.is_some() || gm.primitives.iter().any(|p| p.targets.is_some()) {
-                self.warn(at, "morph targets are not supported; left out");
+            let names = mesh.extras.remove("targetNames");
+            if let Some(targets) = rig.targets {
+                morphs.push(Self::morphs_of_rig(mi, targets, names));
             }
+            joints.push(rig.joints);
             out.push(mesh);
         }
-        Ok(out)
+        Ok((out, morphs, joints))
     }
 
     fn read_primitive(
@@ -766,6 +783,7 @@ impl<'a> Reader<'a> {
         at: &str,
         materials: usize,
         shared: &mut FxHashMap<u64, u32>,
+        rig: &mut Rig,
     ) -> Result<()> {
         let Valid(mode) = p.mode else {
             return Err(self.err(at, "invalid primitive mode"));
@@ -814,6 +832,8 @@ impl<'a> Reader<'a> {
         // Where each vertex's position is in the mesh: its own new position, or the one already
         // made for the same source position.
         let mut remap: Vec<u32> = Vec::with_capacity(vcount);
+        // For each position this primitive adds, the vertex it came from.
+        let mut fresh: Vec<usize> = Vec::new();
         for (k, c) in positions.chunks_exact(3).enumerate() {
             let p = [0, 1, 2].map(|j| f64::from(c.get(j).copied().unwrap_or(0.0)));
             let next = u32::try_from(mesh.positions.len())
@@ -824,16 +844,19 @@ impl<'a> Reader<'a> {
             };
             if id == next {
                 mesh.positions.push(p);
+                fresh.push(k);
             }
             remap.push(id);
         }
+        self.read_rig(p, at, &mesh.positions, &fresh, rig)?;
         let ignored: Vec<String> = p
             .attributes
             .keys()
             .filter_map(|k| match k {
                 // Tangents are derived data (the writer makes them from normals and UVs).
                 Valid(Semantic::Positions | Semantic::Normals | Semantic::Tangents)
-                | Valid(Semantic::TexCoords(0) | Semantic::Colors(0)) => None,
+                | Valid(Semantic::TexCoords(0) | Semantic::Colors(0))
+                | Valid(Semantic::Joints(0) | Semantic::Weights(0)) => None,
                 Valid(s) => Some(s.to_string()),
                 Invalid => Some("(invalid)".to_owned()),
             })
@@ -1356,9 +1379,6 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
-            if n.skin.is_some() {
-                self.warn(at.clone(), "skin left out");
-            }
             nodes.push(Node {
                 name: n.name.clone(),
                 transform,
@@ -1370,49 +1390,6 @@ impl<'a> Reader<'a> {
             });
         }
         Ok((nodes, map, outer_of))
-    }
-
-    fn read_animations(
-        &mut self,
-        map: &[Option<usize>],
-        outer_of: &[Option<usize>],
-    ) -> Vec<Animation> {
-        let root = self.root;
-        let mut out = Vec::new();
-        for (i, a) in root.animations.iter().enumerate() {
-            let at = format!("animations[{i}]");
-            let mut extras = self.extras(&a.extras, &at);
-            let spin = extras.remove(keys::SPIN).and_then(|s| {
-                let axis = s.get("axis").and_then(matrix_like::<3>)?;
-                let speed = s.get("degrees_per_second").and_then(Value::as_f64)?;
-                Some((axis, speed))
-            });
-            let target = a.channels.first().map(|c| c.target.node.value());
-            let node = target.and_then(|t| {
-                let t = outer_of.get(t).copied().flatten().unwrap_or(t);
-                map.get(t).copied().flatten()
-            });
-            match (spin, node) {
-                (Some((axis, degrees_per_second)), Some(node))
-                    if degrees_per_second.is_finite() && axis.iter().any(|&v| v != 0.0) =>
-                {
-                    out.push(Animation {
-                        name: a.name.clone(),
-                        node,
-                        motion: Motion::Spin {
-                            axis,
-                            degrees_per_second,
-                        },
-                        extras,
-                    });
-                }
-                _ => self.warn(
-                    at,
-                    "only levelkit spins map to the scene model; animation left out",
-                ),
-            }
-        }
-        out
     }
 }
 

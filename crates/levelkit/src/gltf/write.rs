@@ -1578,7 +1578,7 @@ impl<'a> Writer<'a> {
             }
             self.root.animations.push(json::Animation {
                 extensions: None,
-                extras: None,
+                extras: self.extras(&a.extras)?,
                 channels,
                 name: a.name.clone(),
                 samplers,

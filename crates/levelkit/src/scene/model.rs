@@ -575,6 +575,9 @@ pub struct JointAnimation {
     pub seconds_per_frame: f64,
     /// One track per animated node.
     pub tracks: Vec<JointTrack>,
+    /// Source fields (an MDL's frame names under `frame_names`, one per key).
+    #[serde(default)]
+    pub extras: Extras,
 }
 
 /// The keys of one node: its local translation and rotation at each frame.
@@ -714,6 +717,15 @@ impl Scene {
 
     /// Each node's transform to scene space (identity for nodes in a cycle or unreachable).
     pub fn world_matrices(&self) -> Vec<[f64; 16]> {
+        self.world_matrices_with(|_| None)
+    }
+
+    /// [`Scene::world_matrices`] with the local matrices `local` gives in place of some
+    /// nodes' own transforms (a pose of an animation).
+    pub fn world_matrices_with(
+        &self,
+        local: impl Fn(usize) -> Option<[f64; 16]>,
+    ) -> Vec<[f64; 16]> {
         let mut out = vec![IDENTITY_MATRIX; self.nodes.len()];
         let mut seen = vec![false; self.nodes.len()];
         let mut stack: Vec<(usize, [f64; 16])> =
@@ -726,7 +738,8 @@ impl Scene {
                 Some(s) if !*s => *s = true,
                 _ => continue,
             }
-            let m = mat_mul(&parent, &node.transform.matrix());
+            let own = local(i).unwrap_or_else(|| node.transform.matrix());
+            let m = mat_mul(&parent, &own);
             if let Some(slot) = out.get_mut(i) {
                 *slot = m;
             }

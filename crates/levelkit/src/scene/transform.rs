@@ -90,6 +90,32 @@ pub(crate) fn decompose(m: &[f64; 16]) -> Option<([f64; 3], [f64; 4], [f64; 3])>
     Some(([m[12], m[13], m[14]], quat_from_rows(rows), s))
 }
 
+/// Inverse of an affine matrix (column-major, last row `0 0 0 1`), `None` when it is singular.
+pub(crate) fn affine_inverse(m: &[f64; 16]) -> Option<[f64; 16]> {
+    let a = linear_part(m);
+    let det = dot(a[0], cross(a[1], a[2]));
+    if !(det.abs() > 1e-300 && det.is_finite()) {
+        return None;
+    }
+    // The inverse's rows are the cross products of the columns, over the determinant.
+    let cols = [
+        [a[0][0], a[1][0], a[2][0]],
+        [a[0][1], a[1][1], a[2][1]],
+        [a[0][2], a[1][2], a[2][2]],
+    ];
+    let rows = [
+        cross(cols[1], cols[2]).map(|v| v / det),
+        cross(cols[2], cols[0]).map(|v| v / det),
+        cross(cols[0], cols[1]).map(|v| v / det),
+    ];
+    let t = [m[12], m[13], m[14]];
+    let it = rows.map(|r| -dot(r, t));
+    Some([
+        rows[0][0], rows[1][0], rows[2][0], 0.0, rows[0][1], rows[1][1], rows[2][1], 0.0,
+        rows[0][2], rows[1][2], rows[2][2], 0.0, it[0], it[1], it[2], 1.0,
+    ])
+}
+
 /// Translation, rotation `U`, scale `S` and rotation `V^T` of [`svd_split`].
 pub(crate) type SvdSplit = ([f64; 3], [f64; 4], [f64; 3], [f64; 4]);
 

@@ -1188,7 +1188,8 @@ fn foreign_gltf_strips_lines_and_points() {
         "{text:#?}"
     );
     assert!(
-        text.iter().any(|w| w.contains("only levelkit spins")),
+        // Its translation keys are scalars, not VEC3: the animation is left out, the rest reads.
+        text.iter().any(|w| w.contains("animation left out")),
         "{text:#?}"
     );
     let mesh = &scene.meshes[0];

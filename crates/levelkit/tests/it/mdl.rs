@@ -1331,7 +1331,8 @@ fn skin_rgba(model: &Mdl, skin: usize) -> Option<Vec<u8>> {
 /// `.mdl` from the common 3D model: every MDL7 of the corpus and our samples, to `.glb` and
 /// back to `.mdl` through [`Mdl::from_scene`], keeps its groups, triangles, vertices (within
 /// f32 rounding of the y-up turn), frames and frame names, and its skins pixel for pixel; the
-/// MDL7 it writes reads back as itself and validates. Bones are reported, not written (yet).
+/// MDL7 it writes reads back as itself and validates. Boned models keep their bones (names,
+/// parents, positions), each vertex's bone, and every frame's name and bone matrices.
 #[test]
 fn mdl7_through_glb_comes_back_as_mdl7() {
     let mut models: Vec<(String, Mdl)> = vec![
@@ -1347,16 +1348,13 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
         }
     }
     let mut worst = 0f32;
+    let mut worst_matrix = 0f32;
     let mut compared = 0;
+    let mut boned = 0;
+    let mut mixed = 0;
     let mut duplicates = 0;
     for (name, model) in &models {
         let Mdl::Mdl7(original) = model else { continue };
-        // A boned model's glTF mesh is skinned, and levelkit's glTF reader leaves skins out
-        // (with a warning): its positions come back in the skin's bind space, not placed.
-        // Bones are the next step of the writer; these models are not compared yet.
-        if !original.bones.is_empty() {
-            continue;
-        }
         compared += 1;
         let (scene, _) = mdl::scene::to_scene(model);
         let bytes = glb(&scene);
@@ -1378,11 +1376,26 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
             back.validate()
         );
         assert_eq!(m.groups.len(), original.groups.len(), "{name}: groups");
-        if !scene.skins.is_empty() {
-            assert!(
-                warnings.iter().any(|w| w.message.contains("bones")),
-                "{name}: {warnings:?}"
+        assert!(
+            !warnings.iter().any(|w| w.message.contains("not written")),
+            "{name}: {warnings:?}"
+        );
+        assert_eq!(m.bones.len(), original.bones.len(), "{name}: bones");
+        if !original.bones.is_empty() {
+            boned += 1;
+        }
+        for (b, (ours, theirs)) in m.bones.iter().zip(&original.bones).enumerate() {
+            assert_eq!(ours.parent, theirs.parent, "{name} bone {b}");
+            assert_eq!(
+                name_text(&ours.name),
+                name_text(&theirs.name),
+                "{name} bone {b}"
             );
+            for k in 0..3 {
+                let d = (ours.position[k] - theirs.position[k]).abs();
+                assert!(d < 1e-3, "{name} bone {b}: {ours:?} vs {theirs:?}");
+                worst = worst.max(d);
+            }
         }
         for (g, (ours, theirs)) in m.groups.iter().zip(&original.groups).enumerate() {
             assert_eq!(
@@ -1392,19 +1405,24 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
             );
             // Vertices at the same place are one (glTF splits vertices by texture
             // coordinate, and nothing tells those splits from the file's own duplicates).
-            let distinct: std::collections::HashSet<[u32; 3]> = theirs
+            let distinct: std::collections::HashSet<([u32; 3], u16)> = theirs
                 .vertices
                 .iter()
-                .map(|v| v.position.map(f32::to_bits))
+                .map(|v| (v.position.map(f32::to_bits), v.index))
                 .collect();
             assert_eq!(ours.vertices.len(), distinct.len(), "{name} group {g}");
             duplicates += theirs.vertices.len() - distinct.len();
             // The glTF writer orders vertices by first use: compare each triangle's corners
             // by position, in the file's winding (any corner first).
-            let corners = |g: &Group, t: &Triangle7| -> Vec<[f32; 3]> {
+            let corners = |g: &Group, t: &Triangle7| -> Vec<([f32; 3], u16)> {
                 t.vertices
                     .iter()
-                    .map(|&v| g.vertices[v as usize].position)
+                    .map(|&v| {
+                        (
+                            g.vertices[v as usize].position,
+                            g.vertices[v as usize].index,
+                        )
+                    })
                     .collect()
             };
             for (t, (a, b)) in ours.triangles.iter().zip(&theirs.triangles).enumerate() {
@@ -1414,7 +1432,10 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
                     let mut diff = 0f32;
                     for k in 0..3 {
                         for x in 0..3 {
-                            diff = diff.max((a[(k + r) % 3][x] - b[k][x]).abs());
+                            diff = diff.max((a[(k + r) % 3].0[x] - b[k].0[x]).abs());
+                        }
+                        if a[(k + r) % 3].1 != b[k].1 {
+                            diff = f32::INFINITY;
                         }
                     }
                     best = best.min(diff);
@@ -1422,12 +1443,46 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
                 assert!(best < 1e-3, "{name} group {g} triangle {t}: {a:?} vs {b:?}");
                 worst = worst.max(best);
             }
-            if original.bones.is_empty() {
-                let names = |g: &Group| -> Vec<String> {
-                    g.frames.iter().map(|f| name_text(&f.name)).collect()
-                };
-                if theirs.frames.iter().any(|f| !f.vertices.is_empty()) {
-                    assert_eq!(names(ours), names(theirs), "{name} group {g}");
+            let names = |g: &Group| -> Vec<String> {
+                g.frames.iter().map(|f| name_text(&f.name)).collect()
+            };
+            // Frames of one kind: all vertex frames, or all frames of every bone's matrix.
+            // (Our samples mix both in one frame; a glTF animation is one or the other, so
+            // their frames are not compared.)
+            let vertex_frames = theirs.frames.iter().all(|f| f.transforms.is_empty());
+            let bone_frames = theirs
+                .frames
+                .iter()
+                .all(|f| f.vertices.is_empty() && f.transforms.len() == original.bones.len());
+            if !(vertex_frames || bone_frames) {
+                assert!(
+                    name == "mdl7-quad" || name == "mdl7-two-groups",
+                    "{name}: a real file mixes vertex and bone frames"
+                );
+                mixed += 1;
+                continue;
+            }
+            if theirs
+                .frames
+                .iter()
+                .any(|f| !f.vertices.is_empty() || !f.transforms.is_empty())
+            {
+                assert_eq!(names(ours), names(theirs), "{name} group {g}");
+            }
+            for (fi, (a, b)) in ours.frames.iter().zip(&theirs.frames).enumerate() {
+                assert_eq!(
+                    a.transforms.len(),
+                    b.transforms.len(),
+                    "{name} group {g} frame {fi}"
+                );
+                for (x, y) in a.transforms.iter().zip(&b.transforms) {
+                    assert_eq!(x.bone, y.bone, "{name} group {g} frame {fi}");
+                    for (p, q) in x.matrix.iter().zip(&y.matrix) {
+                        // Translations scale with the model: compare relative to its size.
+                        let d = (p - q).abs() / q.abs().max(1.0);
+                        assert!(d < 1e-3, "{name} group {g} frame {fi}: {x:?} vs {y:?}");
+                        worst_matrix = worst_matrix.max(d);
+                    }
                 }
             }
         }
@@ -1440,10 +1495,126 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
         }
     }
     eprintln!(
-        "{compared} of {} MDL7 models (those without bones) through .glb and back; largest \
-         vertex difference {worst}; {duplicates} vertices at the place of another welded",
+        "{compared} of {} MDL7 models ({boned} with bones) through .glb and back; largest \
+         vertex or bone difference {worst}, largest bone matrix difference {worst_matrix}; \
+         {duplicates} vertices at the place of another welded; {mixed} groups of mixed \
+         vertex and bone frames not compared frame by frame",
         models.len()
     );
     assert!(compared >= 2, "{compared} compared");
     assert!(worst < 1e-3, "vertices moved by {worst}");
+}
+
+/// The rigged figure Blender 3.4 made (`blender/figure/make_figure.py`: one mesh of 192
+/// triangles, 9 bones, weights split at the joints, actions `walk` and `wave` of 13 frames)
+/// becomes an MDL7 with its 9 bones, 26 frames (`walk1` … `walk13`, `wave1` … `wave13`) and
+/// 192 triangles, which reads back as itself. Every vertex that follows one joint lands
+/// where glTF's skinning puts it in every key.
+#[test]
+fn blender_figure_becomes_a_boned_mdl7() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../blender/figure/figure.glb");
+    let bytes = std::fs::read(&path).unwrap();
+    let doc = Model::read(&bytes, Some("figure.glb"), &Limits::default()).unwrap();
+    let (scene, read_warnings) = doc.to_scene().unwrap();
+    assert_eq!(scene.skins.len(), 1, "{read_warnings:?}");
+    assert_eq!(scene.skins[0].joints.len(), 9);
+    assert_eq!(scene.joint_animations.len(), 2);
+    let keys: Vec<usize> = scene
+        .joint_animations
+        .iter()
+        .map(|a| a.tracks[0].translations.len())
+        .collect();
+    assert_eq!(keys, [13, 13]);
+    let (model, warnings) = Mdl::from_scene(&scene).unwrap();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.message.contains("weighted to several joints")),
+        "{warnings:?}"
+    );
+    let written = model.write().unwrap();
+    assert_eq!(Mdl::read(&written).unwrap(), model);
+    let Mdl::Mdl7(m) = &model else {
+        panic!("not MDL7")
+    };
+    assert_eq!(m.bones.len(), 9);
+    assert_eq!(m.groups.len(), 1);
+    let g = &m.groups[0];
+    assert_eq!(g.triangles.len(), 192);
+    let names: Vec<String> = g.frames.iter().map(|f| name_text(&f.name)).collect();
+    assert_eq!(names.len(), 26);
+    assert_eq!(names[0], "walk1");
+    assert_eq!(names[25], "wave13");
+    assert!(g.frames.iter().all(|f| f.transforms.len() == 9));
+    assert!(g.vertices.iter().all(|v| v.index < 9));
+    assert!(
+        model
+            .validate()
+            .iter()
+            .all(|w| w.severity != Severity::Error),
+        "{:?}",
+        model.validate()
+    );
+    // Pose every key both ways: glTF skinning of the scene, and the MDL's bone matrices on
+    // its rest vertices.
+    let skin = &scene.skins[0];
+    let mesh = &scene.meshes[skin.mesh];
+    let to_file = |p: [f64; 3]| [p[0], -p[2], p[1]];
+    let apply = |m: &[f64; 16], p: [f64; 3]| -> [f64; 3] {
+        std::array::from_fn(|r| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r])
+    };
+    let mut frame = 0;
+    let mut worst = 0f64;
+    for a in &scene.joint_animations {
+        for k in 0..a.tracks[0].translations.len() {
+            let world = scene.world_matrices_with(|node| {
+                let t = a.tracks.iter().find(|t| t.node == node)?;
+                Some(
+                    levelkit::scene::Transform::Trs {
+                        translation: t.translations[k],
+                        rotation: t.rotations[k],
+                        scale: [1.0; 3],
+                    }
+                    .matrix(),
+                )
+            });
+            let ours: Vec<[f64; 3]> = g
+                .vertices
+                .iter()
+                .map(|v| {
+                    let t = &g.frames[frame].transforms[usize::from(v.index)];
+                    let m = t.matrix.map(f64::from);
+                    apply(&m, v.position.map(f64::from))
+                })
+                .collect();
+            for (i, p) in mesh.positions.iter().enumerate() {
+                let (js, ws) = (skin.vertex_joints[i], skin.vertex_weights[i]);
+                if ws[0] < 0.999 {
+                    continue;
+                }
+                let j = usize::from(js[0]);
+                let m = levelkit::scene::mat_mul(
+                    &world[skin.joints[j]],
+                    &skin.inverse_bind_matrices[j],
+                );
+                let want = to_file(apply(&m, *p));
+                let nearest = ours
+                    .iter()
+                    .map(|q| (0..3).map(|c| (q[c] - want[c]).abs()).fold(0f64, f64::max))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(
+                    nearest < 1e-3,
+                    "frame {frame} position {i}: off by {nearest}"
+                );
+                worst = worst.max(nearest);
+            }
+            frame += 1;
+        }
+    }
+    eprintln!(
+        "Blender figure: {} bones, {} frames, {} triangles; posed vertices within {worst}",
+        m.bones.len(),
+        g.frames.len(),
+        g.triangles.len()
+    );
 }

@@ -21,10 +21,16 @@
 //!   morph animation that plays them (`walk1` … `walkN`, the names the engine's frame
 //!   animation looks up), else by the target's name. A mesh without targets gets one frame,
 //!   `frame1`, that moves nothing (the rest pose).
-//! * **Not written yet**, each reported: bones and skins (glTF joints), joint animations.
+//! * **Bones** from the skins' joints, each vertex on its strongest joint, and **bone
+//!   frames** from the joint animations, one per key (see [`bones`]). A model with bones
+//!   takes its frames from the joint animations only (morph targets are reported and left
+//!   out).
+//! * **Not written**, each reported: spins (levelkit's endless rotations).
 //!
 //! The header's record sizes are MED's (36-byte bones, 16-byte triangles, 26-byte vertices), and its
 //! `data_size` and each group's `data_size` are the byte counts MED writes there.
+
+mod bones;
 
 use std::collections::HashMap;
 
@@ -88,26 +94,19 @@ impl Mdl {
             ));
         }
         let mut warnings = Vec::new();
-        if !scene.skins.is_empty() {
-            warnings.push(warn(
-                "skins",
-                format!(
-                    "{} glTF skin(s): bones are not written to MDL yet; the mesh is kept in its \
-                     rest pose",
-                    scene.skins.len()
-                ),
-            ));
-        }
         if !scene.animations.is_empty() {
             warnings.push(warn(
                 "animations",
                 format!(
-                    "{} joint animation(s) are not sampled into MDL frames yet",
+                    "{} spin(s) are not written: MDL frames hold poses, not endless turns",
                     scene.animations.len()
                 ),
             ));
         }
         let world = scene.world_matrices();
+        let bones = bones::Bones::of(scene, &world)?;
+        let bone_frames = bones.frames(scene, &mut warnings);
+        let mut split = 0usize;
         let mut skins = SkinTable::default();
         let mut groups = Vec::new();
         for ni in tree_order(scene) {
@@ -126,16 +125,36 @@ impl Mdl {
                 .or(mesh.name.as_deref())
                 .unwrap_or("group");
             let path = format!("nodes[{ni}]");
-            let group = group(
+            let mut group = group(
                 scene,
                 (mi, mesh),
                 (ni, &world),
+                (&bones, &mut split),
                 name,
                 &mut skins,
                 &mut warnings,
             )
             .map_err(|e| e.in_path(path))?;
+            if !bone_frames.is_empty() {
+                if scene.morphs_of(mi).is_some() {
+                    warnings.push(warn(
+                        format!("meshes[{mi}]"),
+                        "morph targets are left out: a model with joint animations takes \
+                         its frames from them",
+                    ));
+                }
+                group.frames = bone_frames.clone();
+            }
             groups.push(group);
+        }
+        if split > 0 {
+            warnings.push(warn(
+                "skins",
+                format!(
+                    "{split} vertices are weighted to several joints; each follows its \
+                     strongest (an MDL7 vertex has one bone)"
+                ),
+            ));
         }
         if groups.is_empty() {
             return Err(refuse("nodes", "the scene has no mesh with faces"));
@@ -158,7 +177,7 @@ impl Mdl {
                 medlump_size: 0,
                 sizes: SIZES,
             },
-            bones: Vec::new(),
+            bones: bones.records(scene),
             groups,
             trailer: Vec::new(),
         };
@@ -221,7 +240,11 @@ fn group_bytes(g: &Group) -> usize {
             28 + data + s.material.map_or(0, |_| 68) + s.effect.as_ref().map_or(0, |e| 4 + e.len())
         })
         .sum();
-    let frames: usize = g.frames.iter().map(|f| 24 + f.vertices.len() * 26).sum();
+    let frames: usize = g
+        .frames
+        .iter()
+        .map(|f| 24 + f.vertices.len() * 26 + f.transforms.len() * 68)
+        .sum();
     44 + skins + g.uvs.len() * 8 + g.triangles.len() * 16 + g.vertices.len() * 26 + frames
 }
 
@@ -229,6 +252,7 @@ fn group(
     scene: &Scene,
     (mi, mesh): (usize, &Mesh),
     (ni, world): (usize, &[[f64; 16]]),
+    (bones, split): (&bones::Bones, &mut usize),
     name: &str,
     skins: &mut SkinTable,
     warnings: &mut Vec<Warning>,
@@ -238,6 +262,11 @@ fn group(
     // Where vertex `i` at `p` is in the scene: the node's transform, or for a skinned mesh
     // (whose node glTF leaves untransformed) its joints' bind-pose blend.
     let skin = scene.skins.iter().find(|k| k.mesh == mi);
+    let vertex_bones: Vec<u16> = match skin {
+        Some(k) if !bones.is_empty() => bones.of_vertices(k, split),
+        _ => Vec::new(),
+    };
+    let bone_of = |i: usize| vertex_bones.get(i).copied().unwrap_or(0xFFFF);
     let blends: Option<Vec<[f64; 16]>> = skin.map(|k| {
         let joint: Vec<[f64; 16]> = k
             .joints
@@ -285,6 +314,7 @@ fn group(
     let mut kept = Vec::new();
     for (i, &p) in mesh.positions.iter().enumerate() {
         let mut key: Vec<u64> = p.iter().map(|x| x.to_bits()).collect();
+        key.push(u64::from(bone_of(i)));
         for t in morphs.map_or(&[][..], |m| &m.targets[..]) {
             key.extend(t.positions.get(i).map_or([0; 3], |q| q.map(f64::to_bits)));
         }
@@ -316,9 +346,10 @@ fn group(
     let vertices = positions
         .iter()
         .zip(&normals)
-        .map(|(&position, &normal)| Vertex7 {
+        .zip(&kept)
+        .map(|((&position, &normal), &i)| Vertex7 {
             position,
-            index: 0xFFFF,
+            index: bone_of(i),
             normal: Normal7::Vector(normal),
         })
         .collect();
@@ -473,7 +504,14 @@ fn frames(
             if let Some(slot) = names.get_mut(t)
                 && slot.is_none()
             {
-                *slot = Some(format!("{base}{}", k + 1));
+                // A target already named as a frame of this animation (an MDL's own
+                // `walk 0`) keeps its name.
+                let own = morphs
+                    .targets
+                    .get(t)
+                    .and_then(|x| x.name.clone())
+                    .filter(|n| super::scene::animation_name(n) == base);
+                *slot = Some(own.unwrap_or_else(|| format!("{base}{}", k + 1)));
             }
         }
     }

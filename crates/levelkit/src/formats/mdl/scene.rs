@@ -637,6 +637,11 @@ fn bone_animations(scene: &mut Scene, m: &Mdl7, g: &Group, skeleton: &Skeleton) 
         }
     }
     for (name, frames) in runs {
+        let mut extras = Extras::new();
+        extras.insert(
+            "frame_names".into(),
+            frames.iter().map(|f| name_text(&f.name)).collect(),
+        );
         let mut tracks: Vec<JointTrack> = (0..n)
             .filter_map(|b| skeleton.joints.get(b + 1))
             .map(|&node| JointTrack {
@@ -677,6 +682,7 @@ fn bone_animations(scene: &mut Scene, m: &Mdl7, g: &Group, skeleton: &Skeleton) 
             name: Some(name),
             seconds_per_frame: SECONDS_PER_FRAME,
             tracks,
+            extras,
         });
     }
 }
