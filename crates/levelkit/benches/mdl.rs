@@ -1,7 +1,8 @@
 //! `.mdl` throughput on the largest corpus model (`gamestudio/kingsbridge/water.mdl`, 418 KiB,
 //! MDL7, 10 404 vertices; under `$LEVELKIT_CORPUS`; without the corpus, the bundled MDL7 sample):
 //! read, write, and read + export to `.glb` (the scene, normals, PNG skin, GLB), each in MB/s
-//! of `.mdl` bytes.
+//! of `.mdl` bytes; and back, `.glb` (that model's, and the skinned player's) -> `.mdl`, in MB/s
+//! of `.glb` bytes.
 //!
 //! `LEVELKIT_CORPUS=/work/shared/corpus cargo bench -p levelkit --bench mdl`
 
@@ -115,4 +116,56 @@ fn mdl_skinned_to_glb(bencher: Bencher) {
     bencher
         .counter(BytesCount::new(bytes.len()))
         .bench(|| to_glb(divan::black_box(bytes)));
+}
+
+/// `.glb` bytes -> `.mdl` bytes: read the glTF, the MDL7 of its scene (weld, normals, skins,
+/// bones and frames), write.
+fn to_mdl(glb: &[u8]) -> usize {
+    let (scene, _) = gltf::read(glb, &mut |_| None).unwrap();
+    let (model, _) = Mdl::from_scene(&scene).unwrap();
+    model.write().unwrap().len()
+}
+
+/// The largest corpus model as `.glb` -> `.mdl`, in MB/s of `.glb` bytes.
+#[divan::bench]
+fn glb_to_mdl(bencher: Bencher) {
+    let glb = {
+        let model = Mdl::read(&INPUT).unwrap();
+        let (scene, _) = mdl::scene::to_scene(&model);
+        gltf::write(
+            &scene,
+            &GltfOptions {
+                binary: true,
+                embed: true,
+                stem: "model".into(),
+            },
+        )
+        .unwrap()
+        .main
+    };
+    bencher
+        .counter(BytesCount::new(glb.len()))
+        .bench(|| to_mdl(divan::black_box(&glb)));
+}
+
+/// The skinned model as `.glb` -> `.mdl` (its skin and joint animations become bones and
+/// bone frames), in MB/s of `.glb` bytes.
+#[divan::bench]
+fn glb_skinned_to_mdl(bencher: Bencher) {
+    let glb = {
+        let (scene, _) = mdl::scene::to_scene(&Mdl::read(&SKINNED).unwrap());
+        gltf::write(
+            &scene,
+            &GltfOptions {
+                binary: true,
+                embed: true,
+                stem: "model".into(),
+            },
+        )
+        .unwrap()
+        .main
+    };
+    bencher
+        .counter(BytesCount::new(glb.len()))
+        .bench(|| to_mdl(divan::black_box(&glb)));
 }

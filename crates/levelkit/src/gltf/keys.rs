@@ -11,6 +11,9 @@ pub const UNCOLORED_VERTICES: &str = "levelkit_uncolored_vertices";
 /// primitives, come back as one position, while distinct positions that happen to coincide
 /// stay distinct (which welding by coordinates could not tell apart).
 pub const POSITIONS: &str = "levelkit_positions";
+/// Mesh (in the scene only, never written): every primitive carried [`POSITIONS`], so the
+/// mesh's positions are the source's own vertices, shared again, not glTF's split copies.
+pub const SOURCE_VERTICES: &str = "levelkit_source_vertices";
 /// Material: the Phong values.
 pub const PHONG: &str = "phong";
 /// Material: `Material::vertex_colors`.

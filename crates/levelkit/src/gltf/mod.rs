@@ -143,7 +143,7 @@
 //! ```
 
 mod glb;
-mod keys;
+pub(crate) mod keys;
 mod read;
 mod uri;
 mod write;

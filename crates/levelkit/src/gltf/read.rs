@@ -767,6 +767,11 @@ impl<'a> Reader<'a> {
                 self.read_primitive(&mut mesh, p, &at, materials, &mut shared, &mut rig)?;
             }
             let names = mesh.extras.remove("targetNames");
+            mesh.extras.remove(keys::SOURCE_VERTICES);
+            if !rig.unsourced && !mesh.positions.is_empty() {
+                mesh.extras
+                    .insert(keys::SOURCE_VERTICES.into(), Value::Bool(true));
+            }
             if let Some(targets) = rig.targets {
                 morphs.push(Self::morphs_of_rig(mi, targets, names));
             }
@@ -829,6 +834,9 @@ impl<'a> Reader<'a> {
             .and_then(Value::as_array)
             .and_then(|a| a.iter().map(Value::as_u64).collect::<Option<Vec<u64>>>())
             .filter(|ids| ids.len() == vcount);
+        if sources.is_none() {
+            rig.unsourced = true;
+        }
         // Where each vertex's position is in the mesh: its own new position, or the one already
         // made for the same source position.
         let mut remap: Vec<u32> = Vec::with_capacity(vcount);

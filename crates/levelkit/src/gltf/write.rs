@@ -597,6 +597,7 @@ impl<'a> Writer<'a> {
                 primitives.push(self.line_primitive(mi, li, mesh, line)?);
             }
             let mut mesh_extras = mesh.extras.clone();
+            mesh_extras.remove(keys::SOURCE_VERTICES);
             let weights = scene.morphs_of(mi).map(|m| {
                 // The names viewers show for the targets (three.js, Blender read this key).
                 let names = m.targets.iter().map(|t| Value::from(t.name.clone()));

@@ -618,7 +618,15 @@ impl<'s> ObjWriter<'s> {
         }
         let with_extras = usize::from(!scene.extras.is_empty())
             + scene.nodes.iter().filter(|n| !n.extras.is_empty()).count()
-            + scene.meshes.iter().filter(|m| !m.extras.is_empty()).count()
+            + scene
+                .meshes
+                .iter()
+                .filter(|m| {
+                    m.extras
+                        .keys()
+                        .any(|k| k != crate::gltf::keys::SOURCE_VERTICES)
+                })
+                .count()
             + scene
                 .textures
                 .iter()

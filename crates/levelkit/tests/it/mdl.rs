@@ -1353,6 +1353,9 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
     let mut boned = 0;
     let mut mixed = 0;
     let mut duplicates = 0;
+    let mut groups = 0;
+    let mut same_uvs = 0;
+    let mut same_header = 0;
     for (name, model) in &models {
         let Mdl::Mdl7(original) = model else { continue };
         compared += 1;
@@ -1376,6 +1379,10 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
             back.validate()
         );
         assert_eq!(m.groups.len(), original.groups.len(), "{name}: groups");
+        let header = |h: &Mdl7Header| (h.version, h.entlump_size, h.medlump_size);
+        if header(&m.header) == header(&original.header) {
+            same_header += 1;
+        }
         assert!(
             !warnings.iter().any(|w| w.message.contains("not written")),
             "{name}: {warnings:?}"
@@ -1410,8 +1417,18 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
                 .iter()
                 .map(|v| (v.position.map(f32::to_bits), v.index))
                 .collect();
-            assert_eq!(ours.vertices.len(), distinct.len(), "{name} group {g}");
+            // The file's own vertex count: levelkit's glTF keeps which vertex each glTF
+            // vertex was, so nothing is welded, duplicates of the file's own included.
+            assert_eq!(
+                ours.vertices.len(),
+                theirs.vertices.len(),
+                "{name} group {g}"
+            );
             duplicates += theirs.vertices.len() - distinct.len();
+            groups += 1;
+            if ours.uvs.len() == theirs.uvs.len() {
+                same_uvs += 1;
+            }
             // The glTF writer orders vertices by first use: compare each triangle's corners
             // by position, in the file's winding (any corner first).
             let corners = |g: &Group, t: &Triangle7| -> Vec<([f32; 3], u16)> {
@@ -1497,8 +1514,10 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
     eprintln!(
         "{compared} of {} MDL7 models ({boned} with bones) through .glb and back; largest \
          vertex or bone difference {worst}, largest bone matrix difference {worst_matrix}; \
-         {duplicates} vertices at the place of another welded; {mixed} groups of mixed \
-         vertex and bone frames not compared frame by frame",
+         {groups} groups with the file's vertex count ({duplicates} vertices at the place of \
+         another kept), {same_uvs} with its UV count; {same_header} of {compared} headers \
+         equal but for the sizes; {mixed} groups of mixed vertex and bone frames not \
+         compared frame by frame",
         models.len()
     );
     assert!(compared >= 2, "{compared} compared");

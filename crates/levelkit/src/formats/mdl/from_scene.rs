@@ -306,8 +306,17 @@ fn group(
         }
     };
     // Weld: glTF splits a vertex where its texture coordinates differ; MDL7 keeps them apart
-    // from the vertices, so positions equal in the rest pose and in every morph target are
-    // one vertex again (the count the MDL had before it became glTF).
+    // from the vertices, so positions equal in the rest pose, on the same bone and in every
+    // morph target are one vertex again. Unless the mesh's positions are vertices already:
+    // levelkit's glTF reader shares them again by the ids its writer records (and says so),
+    // and one used with two texture coordinates was not split (OBJ and Wings share them):
+    // those keep their count, duplicates of the source included.
+    let sourced = mesh
+        .extras
+        .get(crate::gltf::keys::SOURCE_VERTICES)
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    let welding = !sourced && !used_with_two_uvs(mesh);
     let morphs = scene.morphs.iter().find(|m| m.mesh == mi);
     let mut weld: HashMap<Vec<u64>, u16> = HashMap::new();
     let mut remap = Vec::with_capacity(n);
@@ -315,6 +324,9 @@ fn group(
     for (i, &p) in mesh.positions.iter().enumerate() {
         let mut key: Vec<u64> = p.iter().map(|x| x.to_bits()).collect();
         key.push(u64::from(bone_of(i)));
+        if !welding {
+            key.push(i as u64);
+        }
         for t in morphs.map_or(&[][..], |m| &m.targets[..]) {
             key.extend(t.positions.get(i).map_or([0; 3], |q| q.map(f64::to_bits)));
         }
@@ -425,6 +437,20 @@ fn group(
         frames,
         deformers: Vec::new(),
     })
+}
+
+/// Whether a position of `mesh` is used with two different texture coordinates.
+fn used_with_two_uvs(mesh: &Mesh) -> bool {
+    let mut seen: HashMap<u32, [u64; 2]> = HashMap::new();
+    for c in mesh.faces.iter().flat_map(|f| &f.corners) {
+        let Some(uv) = c.uv.map(|t| t.map(f64::to_bits)) else {
+            continue;
+        };
+        if *seen.entry(c.position).or_insert(uv) != uv {
+            return true;
+        }
+    }
+    false
 }
 
 /// Each vertex's normal: the area-weighted sum of its faces' normals, in the file's winding

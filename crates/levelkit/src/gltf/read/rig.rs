@@ -38,6 +38,8 @@ pub(super) struct Rig {
     pub joints: MeshJoints,
     /// Per target, every position, once a primitive had targets.
     pub targets: Option<Vec<Vec<[f64; 3]>>>,
+    /// A primitive had no source position ids (`levelkit_positions`).
+    pub unsourced: bool,
 }
 
 /// The animations of a file, by kind.
