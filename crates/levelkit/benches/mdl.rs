@@ -77,6 +77,11 @@ fn mdl_to_glb(bencher: Bencher) {
 
 /// Read `bytes`, make the scene and write it as `.glb`; its length.
 fn to_glb(bytes: &[u8]) -> usize {
+    glb_of(bytes).len()
+}
+
+/// The `.glb` of the `.mdl` bytes `bytes`.
+fn glb_of(bytes: &[u8]) -> Vec<u8> {
     let model = Mdl::read(bytes).unwrap();
     let (scene, _) = mdl::scene::to_scene(&model);
     gltf::write(
@@ -89,7 +94,6 @@ fn to_glb(bytes: &[u8]) -> usize {
     )
     .unwrap()
     .main
-    .len()
 }
 
 /// The corpus's skinned MDL7 (`gamestudio/mdl/mdl7-player.mdl`: 17 bones, 40 frames of bone
@@ -129,20 +133,7 @@ fn to_mdl(glb: &[u8]) -> usize {
 /// The largest corpus model as `.glb` -> `.mdl`, in MB/s of `.glb` bytes.
 #[divan::bench]
 fn glb_to_mdl(bencher: Bencher) {
-    let glb = {
-        let model = Mdl::read(&INPUT).unwrap();
-        let (scene, _) = mdl::scene::to_scene(&model);
-        gltf::write(
-            &scene,
-            &GltfOptions {
-                binary: true,
-                embed: true,
-                stem: "model".into(),
-            },
-        )
-        .unwrap()
-        .main
-    };
+    let glb = glb_of(&INPUT);
     bencher
         .counter(BytesCount::new(glb.len()))
         .bench(|| to_mdl(divan::black_box(&glb)));
@@ -152,19 +143,7 @@ fn glb_to_mdl(bencher: Bencher) {
 /// bone frames), in MB/s of `.glb` bytes.
 #[divan::bench]
 fn glb_skinned_to_mdl(bencher: Bencher) {
-    let glb = {
-        let (scene, _) = mdl::scene::to_scene(&Mdl::read(&SKINNED).unwrap());
-        gltf::write(
-            &scene,
-            &GltfOptions {
-                binary: true,
-                embed: true,
-                stem: "model".into(),
-            },
-        )
-        .unwrap()
-        .main
-    };
+    let glb = glb_of(&SKINNED);
     bencher
         .counter(BytesCount::new(glb.len()))
         .bench(|| to_mdl(divan::black_box(&glb)));

@@ -17,7 +17,7 @@ use super::keys;
 use super::uri::{file_uri, percent_encode, sniff_image};
 use crate::codec::ExportFiles;
 use crate::encoding::{PngColor, PngImage, base64_encode};
-use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
+use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::registry::Format;
 use crate::scene::transform::{axis_angle, decompose, quat_mul, svd_split, unit_quat};
 use crate::scene::triangulate::triangulate_into;
@@ -60,17 +60,7 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
     } else {
         Format::Gltf
     };
-    if let Some(e) = scene
-        .validate()
-        .into_iter()
-        .find(|w| w.severity == Severity::Error)
-    {
-        return Err(Error::malformed(
-            format,
-            e.location,
-            format!("the scene is not valid: {}", e.message),
-        ));
-    }
+    scene.refuse_invalid(format, "the scene is not valid")?;
     let mut w = Writer::new(scene, options, format);
     w.write_textures()?;
     w.write_materials()?;

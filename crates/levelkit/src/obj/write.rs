@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::extras::{ILLUM_EXTRA, NI_EXTRA};
 use super::srgb::linear_to_srgb;
 use crate::codec::ExportFiles;
-use crate::error::{Error, ErrorKind, Location, Result, Severity, Warning};
+use crate::error::{Error, ErrorKind, Location, Result, Warning};
 use crate::registry::Format;
 use crate::scene::triangulate::triangulate_into;
 use crate::scene::{AlphaMode, Material, Mesh, Phong, Scene, TextureSource};
@@ -35,20 +35,7 @@ impl Default for ObjOptions {
 /// Write `scene` as OBJ: [`ExportFiles::main`] is the `.obj`, the side files are the MTL (when
 /// there are materials) and the textures it names, and the warnings say what did not map.
 pub fn write(scene: &Scene, options: &ObjOptions) -> Result<ExportFiles> {
-    if let Some(bad) = scene
-        .validate()
-        .into_iter()
-        .find(|w| w.severity == Severity::Error)
-    {
-        return Err(Error::malformed(
-            F,
-            bad.location,
-            format!(
-                "cannot write a scene that does not validate: {}",
-                bad.message
-            ),
-        ));
-    }
+    scene.refuse_invalid(F, "cannot write a scene that does not validate")?;
     let stem = sanitize(&options.stem, "model", &['/', '\\']);
     let mut w = ObjWriter::new(scene, options);
     w.reserve_material_names();

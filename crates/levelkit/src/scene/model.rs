@@ -702,6 +702,25 @@ impl Scene {
         i
     }
 
+    /// Nodes depth first from the roots (children in order), each once: the order writers
+    /// that flatten the tree keep.
+    pub fn tree_order(&self) -> Vec<usize> {
+        let mut order = Vec::new();
+        let mut stack: Vec<usize> = self.roots.iter().rev().copied().collect();
+        let mut seen = vec![false; self.nodes.len()];
+        while let Some(i) = stack.pop() {
+            match seen.get_mut(i) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
+            }
+            order.push(i);
+            if let Some(n) = self.nodes.get(i) {
+                stack.extend(n.children.iter().rev());
+            }
+        }
+        order
+    }
+
     /// Each node's parent (`None` for roots and orphans).
     pub fn parents(&self) -> Vec<Option<usize>> {
         let mut out = vec![None; self.nodes.len()];

@@ -1,9 +1,27 @@
 //! [`Scene::validate`]: references, geometry and numbers checked, with a path for every finding.
 
 use super::model::{LightKind, Mesh, Motion, Scene, TextureSource, Transform};
-use crate::error::{Location, Severity, Warning};
+use crate::error::{Error, Location, Result, Severity, Warning};
+use crate::registry::Format;
 
 impl Scene {
+    /// `Ok` when [`Scene::validate`] finds no error; else the first one, as a malformed-input
+    /// error of `format` (the writer that refuses the scene) saying `lead: ` and the reason.
+    pub fn refuse_invalid(&self, format: Format, lead: &str) -> Result<()> {
+        match self
+            .validate()
+            .into_iter()
+            .find(|w| w.severity == Severity::Error)
+        {
+            Some(e) => Err(Error::malformed(
+                format,
+                e.location,
+                format!("{lead}: {}", e.message),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Check references, geometry and numbers. Errors make the scene unusable for export;
     /// warnings are worth knowing.
     pub fn validate(&self) -> Vec<Warning> {

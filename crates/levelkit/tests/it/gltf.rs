@@ -1548,3 +1548,172 @@ fn khronos_validator_accepts_every_output() {
         assert!(info["drawCallCount"].as_u64().unwrap() >= 1, "{info}");
     }
 }
+
+/// A skinned, morphing, animated glTF written by hand the way other tools write them: `u8`
+/// joints, normalized `u8` weights that sum to 254/255, inverse bind matrices, a weights
+/// animation whose keys mix targets, a rotation of cubic-spline keys, a translation of step
+/// keys at uneven times, and a scale that scales.
+#[test]
+fn foreign_gltf_skins_morphs_and_animations() {
+    let mut bin: Vec<u8> = Vec::new();
+    let f32s = |bin: &mut Vec<u8>, v: &[f32]| -> usize {
+        let at = bin.len();
+        for x in v {
+            bin.extend(x.to_le_bytes());
+        }
+        at
+    };
+    let pos = f32s(&mut bin, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    let joints_at = bin.len();
+    bin.extend([0u8, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+    let weights_at = bin.len();
+    bin.extend([127u8, 127, 0, 0, 254, 0, 0, 0, 255, 0, 0, 0]);
+    let delta = f32s(&mut bin, &[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]);
+    let mut ibm = vec![0f32; 32];
+    for k in [0, 5, 10, 15, 16, 21, 26, 31] {
+        ibm[k] = 1.0;
+    }
+    ibm[28] = -1.0; // joint 1 sits at x = 1
+    let ibm_at = f32s(&mut bin, &ibm);
+    let times = f32s(&mut bin, &[0.0, 0.5, 1.0]);
+    let weights = f32s(&mut bin, &[1.0, 0.25, 0.0]);
+    // Cubic spline: in-tangent, value, out-tangent per key.
+    let mut rot = Vec::new();
+    for q in [
+        [0.0f32, 0.0, 0.0, 1.0],
+        [0.0, 0.0, 0.70710677, 0.70710677],
+        [0.0, 0.0, 1.0, 0.0],
+    ] {
+        rot.extend([0.0f32; 4]);
+        rot.extend(q);
+        rot.extend([0.0f32; 4]);
+    }
+    let rot_at = f32s(&mut bin, &rot);
+    let uneven = f32s(&mut bin, &[0.0, 0.25, 1.0]);
+    let trans = f32s(&mut bin, &[0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 4.0, 0.0]);
+    let scales = f32s(&mut bin, &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0]);
+    let end = bin.len();
+    let view =
+        |from: usize, to: usize| json!({"buffer": 0, "byteOffset": from, "byteLength": to - from});
+    let doc = json!({
+        "asset": {"version": "2.0", "generator": "hand"},
+        "buffers": [{"byteLength": bin.len(),
+            "uri": format!("data:application/octet-stream;base64,{}", base64_encode(&bin))}],
+        "bufferViews": [
+            view(pos, joints_at), view(joints_at, weights_at), view(weights_at, delta),
+            view(delta, ibm_at), view(ibm_at, times), view(times, weights),
+            view(weights, rot_at), view(rot_at, uneven), view(uneven, trans),
+            view(trans, scales), view(scales, end)
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+             "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
+            {"bufferView": 2, "componentType": 5121, "normalized": true, "count": 3, "type": "VEC4"},
+            {"bufferView": 3, "componentType": 5126, "count": 3, "type": "VEC3"},
+            {"bufferView": 4, "componentType": 5126, "count": 2, "type": "MAT4"},
+            {"bufferView": 5, "componentType": 5126, "count": 3, "type": "SCALAR"},
+            {"bufferView": 6, "componentType": 5126, "count": 3, "type": "SCALAR"},
+            {"bufferView": 7, "componentType": 5126, "count": 9, "type": "VEC4"},
+            {"bufferView": 8, "componentType": 5126, "count": 3, "type": "SCALAR"},
+            {"bufferView": 9, "componentType": 5126, "count": 3, "type": "VEC3"},
+            {"bufferView": 10, "componentType": 5126, "count": 3, "type": "VEC3"}
+        ],
+        "meshes": [{"name": "tri", "extras": {"targetNames": ["up"]}, "weights": [0],
+            "primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2},
+                "targets": [{"POSITION": 3}]}]}],
+        "skins": [{"joints": [2, 1], "inverseBindMatrices": 4}],
+        "nodes": [
+            {"mesh": 0, "skin": 0},
+            {"name": "root", "children": [2]},
+            {"name": "tip", "translation": [1, 0, 0]}
+        ],
+        "scenes": [{"nodes": [0, 1]}],
+        "animations": [{"name": "bend",
+            "channels": [
+                {"sampler": 0, "target": {"node": 0, "path": "weights"}},
+                {"sampler": 1, "target": {"node": 2, "path": "rotation"}},
+                {"sampler": 2, "target": {"node": 1, "path": "translation"}},
+                {"sampler": 3, "target": {"node": 1, "path": "scale"}}
+            ],
+            "samplers": [
+                {"input": 5, "output": 6},
+                {"input": 5, "output": 7, "interpolation": "CUBICSPLINE"},
+                {"input": 8, "output": 9, "interpolation": "STEP"},
+                {"input": 5, "output": 10}
+            ]}]
+    });
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let (scene, warnings) = read(&bytes, &mut |_| None).unwrap();
+    let text: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+    for expected in [
+        "mix morph targets",
+        "cubic spline",
+        "scale keys are left out",
+    ] {
+        assert!(
+            text.iter().any(|w| w.contains(expected)),
+            "{expected}: {text:#?}"
+        );
+    }
+    // The morph target, named, as full positions.
+    assert_eq!(scene.morphs.len(), 1);
+    assert_eq!(scene.morphs[0].targets[0].name.as_deref(), Some("up"));
+    assert_eq!(scene.morphs[0].targets[0].positions[1], [1.0, 0.0, 1.0]);
+    // The weights animation: key 0 is the target, 0.25 and 0 are shown as it too.
+    assert_eq!(scene.morph_animations.len(), 1);
+    assert_eq!(scene.morph_animations[0].targets, [0, 0, 0]);
+    assert!((scene.morph_animations[0].seconds_per_frame - 0.5).abs() < 1e-6);
+    // The skin: u8 joints, weights scaled to sum to 1, the inverse bind matrices.
+    let skin = &scene.skins[0];
+    assert_eq!(skin.mesh, 0);
+    assert_eq!(skin.joints.len(), 2);
+    assert_eq!(skin.vertex_joints[0], [0, 1, 0, 0]);
+    assert_eq!(skin.vertex_weights[0], [0.5, 0.5, 0.0, 0.0]);
+    assert_eq!(skin.vertex_weights[1], [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(skin.inverse_bind_matrices[1][12], -1.0);
+    // The joint poses: keys at the smallest gap (0.25 s) over 0..1 s: 5 keys; the step
+    // translation holds 2 from 0.25 to 1; the rotation passes through 90 degrees at 0.5 s.
+    let a = &scene.joint_animations[0];
+    assert_eq!(a.name.as_deref(), Some("bend"));
+    assert!((a.seconds_per_frame - 0.25).abs() < 1e-9);
+    let root = a
+        .tracks
+        .iter()
+        .find(|t| scene.nodes[t.node].name.as_deref() == Some("root"))
+        .unwrap();
+    let tip = a
+        .tracks
+        .iter()
+        .find(|t| scene.nodes[t.node].name.as_deref() == Some("tip"))
+        .unwrap();
+    assert_eq!(root.translations.len(), 5);
+    let ys: Vec<f64> = root.translations.iter().map(|t| t[1]).collect();
+    assert_eq!(ys, [0.0, 2.0, 2.0, 2.0, 4.0]);
+    // The tip is not translated by the animation: it keeps its own translation.
+    assert!(tip.translations.iter().all(|t| *t == [1.0, 0.0, 0.0]));
+    let q = tip.rotations[2];
+    assert!(
+        (q[2] - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-6,
+        "{q:?}"
+    );
+    assert!(
+        (q[3] - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-6,
+        "{q:?}"
+    );
+    // And it all converts to an MDL7 with the two bones, the parent first (the skin lists
+    // the tip first).
+    let (mdl, _) = levelkit::formats::mdl::Mdl::from_scene(&scene).unwrap();
+    let levelkit::formats::mdl::Mdl::Mdl7(m) = mdl else {
+        panic!("not MDL7")
+    };
+    assert_eq!(m.bones.len(), 2);
+    assert_eq!(m.bones[0].parent, 0xFFFF);
+    assert_eq!(m.bones[1].parent, 0);
+    assert!(
+        levelkit::formats::mdl::Mdl::Mdl7(m.clone())
+            .validate()
+            .is_empty()
+    );
+    assert_eq!(m.groups[0].frames.len(), 5);
+}

@@ -35,7 +35,7 @@ mod bones;
 use std::collections::HashMap;
 
 use super::model::*;
-use crate::error::{Error, Location, Result, Severity, Warning};
+use crate::error::{Error, Location, Result, Warning};
 use crate::registry::Format;
 use crate::scene::{self, Face, Mesh, Scene, TextureSource, Transform};
 
@@ -82,17 +82,7 @@ impl Mdl {
     /// scene that does not hold together, or a group of more than 65,535 vertices or texture
     /// coordinates (MDL7 indexes them with 16 bits).
     pub fn from_scene(scene: &Scene) -> Result<(Mdl, Vec<Warning>)> {
-        if let Some(e) = scene
-            .validate()
-            .into_iter()
-            .find(|w| w.severity == Severity::Error)
-        {
-            return Err(Error::malformed(
-                F,
-                e.location,
-                format!("the scene cannot be converted: {}", e.message),
-            ));
-        }
+        scene.refuse_invalid(F, "the scene cannot be converted")?;
         let mut warnings = Vec::new();
         if !scene.animations.is_empty() {
             warnings.push(warn(
@@ -109,7 +99,7 @@ impl Mdl {
         let mut split = 0usize;
         let mut skins = SkinTable::default();
         let mut groups = Vec::new();
-        for ni in tree_order(scene) {
+        for ni in scene.tree_order() {
             let Some(node) = scene.nodes.get(ni) else {
                 continue;
             };
@@ -186,24 +176,6 @@ impl Mdl {
             .map_err(|_| refuse("groups", format!("{len} bytes do not fit an MDL7 header")))?;
         Ok((Mdl::Mdl7(model), warnings))
     }
-}
-
-/// Nodes depth first from the roots, each once.
-fn tree_order(scene: &Scene) -> Vec<usize> {
-    let mut order = Vec::new();
-    let mut stack: Vec<usize> = scene.roots.iter().rev().copied().collect();
-    let mut seen = vec![false; scene.nodes.len()];
-    while let Some(i) = stack.pop() {
-        match seen.get_mut(i) {
-            Some(s) if !*s => *s = true,
-            _ => continue,
-        }
-        order.push(i);
-        if let Some(n) = scene.nodes.get(i) {
-            stack.extend(n.children.iter().rev());
-        }
-    }
-    order
 }
 
 /// Scene materials in order of first use: their skin indices.

@@ -112,6 +112,17 @@ fn mdl7(m: &Mdl7, out: &mut Vec<Warning>) {
                 format!("bones[{i}].parent"),
                 format!("parent {} is not a bone", b.parent),
             );
+        } else if b.parent != 0xffff && usize::from(b.parent) >= i {
+            // MED lists a parent before its children, and a pose is built in list order.
+            warning(
+                out,
+                format!("bones[{i}].parent"),
+                format!(
+                    "parent {} comes after its child: the engine builds the pose in list \
+                     order",
+                    b.parent
+                ),
+            );
         }
     }
     if m.groups.is_empty() {
@@ -120,6 +131,21 @@ fn mdl7(m: &Mdl7, out: &mut Vec<Warning>) {
     for (gi, g) in m.groups.iter().enumerate() {
         let at = format!("groups[{gi}]");
         let n = g.vertices.len();
+        for (si, s) in g.skins.iter().enumerate() {
+            let pixels = matches!(s.data, SkinData::Pixels { .. } | SkinData::Dds(_));
+            let side = |v: i32| u32::try_from(v).is_ok_and(u32::is_power_of_two);
+            if pixels && !(side(s.width) && side(s.height)) {
+                warning(
+                    out,
+                    format!("{at}.skins[{si}]"),
+                    format!(
+                        "skin of {} x {}: a side is not a power of two, which the engine's \
+                         renderer may need",
+                        s.width, s.height
+                    ),
+                );
+            }
+        }
         for (i, t) in g.triangles.iter().enumerate() {
             if t.vertices.iter().any(|&v| usize::from(v) >= n) {
                 error(

@@ -133,7 +133,8 @@ fn slerp(a: [f64; 4], b: [f64; 4], f: f64) -> [f64; 4] {
 
 /// Evenly spaced key times covering `times` (sorted): the times themselves when they are
 /// evenly spaced, else spaced by the smallest gap (at least 1/120 s), never more than twice
-/// their number (plus two). Returns the first time, the spacing and the key count.
+/// their number (plus two). Returns the first time, the spacing and the key count (a single
+/// key is spaced 0.1 s, Quake's model frame time: nothing follows it).
 fn grid(times: &[f64]) -> (f64, f64, usize) {
     let (Some(&first), Some(&last)) = (times.first(), times.last()) else {
         return (0.0, 0.0, 0);
@@ -146,7 +147,7 @@ fn grid(times: &[f64]) -> (f64, f64, usize) {
         })
         .fold(f64::INFINITY, f64::min);
     if !gap.is_finite() || last - first <= 1e-6 {
-        return (first, 0.0, 1);
+        return (first, 0.1, 1);
     }
     let even = times.iter().all(|&t| {
         let k = (t - first) / gap;
@@ -704,7 +705,7 @@ impl Reader<'_> {
         }
         out.joints.push(JointAnimation {
             name: a.name.clone(),
-            seconds_per_frame: if step > 0.0 { step } else { 0.1 },
+            seconds_per_frame: step,
             tracks,
             extras,
         });
@@ -722,6 +723,9 @@ impl Reader<'_> {
     ) {
         let times: Vec<f64> = keys.times.iter().map(|&t| f64::from(t)).collect();
         let (first, step, count) = grid(&times);
+        if count == 0 {
+            return;
+        }
         let mut mixed = false;
         let mut targets = Vec::with_capacity(count);
         for k in 0..count {
@@ -750,7 +754,7 @@ impl Reader<'_> {
             name: a.name.clone(),
             node,
             targets,
-            seconds_per_frame: if step > 0.0 { step } else { 0.1 },
+            seconds_per_frame: step,
         });
     }
 }

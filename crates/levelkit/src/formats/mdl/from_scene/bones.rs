@@ -42,6 +42,47 @@ pub(super) struct Bones {
     rest: Vec<[f64; 16]>,
 }
 
+/// `joints` reordered so that every joint comes after the joints above it (the engine builds
+/// a pose in list order, as MED lists them); otherwise in their order.
+fn parents_first(scene: &Scene, joints: Vec<usize>) -> Vec<usize> {
+    let parents = scene.parents();
+    let is_joint: std::collections::HashSet<usize> = joints.iter().copied().collect();
+    // For every node, how many joints are above it: each node walked once (memoised), a
+    // cycle cut where it closes.
+    let mut above: Vec<Option<usize>> = vec![None; parents.len()];
+    let mut in_chain = vec![false; parents.len()];
+    for start in 0..parents.len() {
+        let mut chain = Vec::new();
+        let mut at = Some(start);
+        while let Some(n) = at {
+            if above.get(n).copied().flatten().is_some() || in_chain.get(n) != Some(&false) {
+                break;
+            }
+            if let Some(slot) = in_chain.get_mut(n) {
+                *slot = true;
+            }
+            chain.push(n);
+            at = parents.get(n).copied().flatten();
+        }
+        let mut count = at
+            .and_then(|n| above.get(n).copied().flatten())
+            .map_or(0, |c| {
+                c + usize::from(at.is_some_and(|n| is_joint.contains(&n)))
+            });
+        for &n in chain.iter().rev() {
+            if let Some(slot) = above.get_mut(n) {
+                *slot = Some(count);
+            }
+            count += usize::from(is_joint.contains(&n));
+        }
+    }
+    let depth = |j: usize| above.get(j).copied().flatten().unwrap_or(0);
+    let mut keyed: Vec<(usize, usize)> = joints.iter().map(|&j| (depth(j), j)).collect();
+    // Stable: the file's order within a depth.
+    keyed.sort_by_key(|&(d, _)| d);
+    keyed.into_iter().map(|(_, j)| j).collect()
+}
+
 impl Bones {
     /// The bones of `scene`'s skins (none without skins).
     pub(super) fn of(scene: &Scene, world: &[[f64; 16]]) -> Result<Bones> {
@@ -63,6 +104,8 @@ impl Bones {
         if joints.iter().any(|&j| mark(j).is_some()) {
             joints.retain(|&j| mark(j).is_some());
             joints.sort_by_key(|&j| mark(j));
+        } else {
+            joints = parents_first(scene, joints);
         }
         if joints.len() >= 0xFFFF {
             return Err(refuse(

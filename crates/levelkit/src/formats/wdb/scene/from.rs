@@ -31,17 +31,7 @@ impl Wdb {
     /// A world made from `scene` (see the module docs), with what did not map. Fails when the
     /// scene itself is invalid ([`Scene::validate`] errors).
     pub fn from_scene(scene: &Scene) -> Result<(Wdb, Vec<Warning>)> {
-        if let Some(e) = scene
-            .validate()
-            .into_iter()
-            .find(|w| w.severity == Severity::Error)
-        {
-            return Err(Error::malformed(
-                F,
-                e.location,
-                format!("the scene can not be converted: {}", e.message),
-            ));
-        }
+        scene.refuse_invalid(F, "the scene can not be converted")?;
         let mut ctx = FromScene {
             scene,
             warnings: Vec::new(),

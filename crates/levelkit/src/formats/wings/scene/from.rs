@@ -9,36 +9,13 @@ impl Wings {
     /// surfaces), naming the object and the edge.
     pub fn from_scene(scene: &Scene) -> Result<(Wings, Vec<Warning>)> {
         let mut warnings = Vec::new();
-        if let Some(e) = scene
-            .validate()
-            .into_iter()
-            .find(|w| w.severity == crate::error::Severity::Error)
-        {
-            return Err(Error::malformed(
-                Format::Wings,
-                e.location,
-                format!("the scene cannot be converted: {}", e.message),
-            ));
-        }
+        scene.refuse_invalid(Format::Wings, "the scene cannot be converted")?;
         let world = scene.world_matrices();
         let mut names = UniqueNames::default();
         let mut mats = MaterialTable::default();
         let mut shapes = Vec::new();
         // Nodes in tree order (depth first from the roots), so objects keep the scene's order.
-        let mut order = Vec::new();
-        let mut stack: Vec<usize> = scene.roots.iter().rev().copied().collect();
-        let mut seen = vec![false; scene.nodes.len()];
-        while let Some(i) = stack.pop() {
-            let Some(node) = scene.nodes.get(i) else {
-                continue;
-            };
-            match seen.get_mut(i) {
-                Some(s) if !*s => *s = true,
-                _ => continue,
-            }
-            order.push(i);
-            stack.extend(node.children.iter().rev());
-        }
+        let order = scene.tree_order();
         for &ni in &order {
             let Some(node) = scene.nodes.get(ni) else {
                 continue;
