@@ -557,7 +557,7 @@ fn mdl7_model(seed: u64, verts: usize, tris: usize, frames: usize) -> Mdl {
         color: 16,
         material: 68,
         skin_point: 8,
-        triangle: [12, 16, 26][rng.below(3)],
+        triangle: [12, 16, 26, 44][rng.below(4)],
         main_vertex: [16, 26][rng.below(2)],
         frame_vertex: [16, 26][rng.below(2)],
         bone_transform: 68,
@@ -642,9 +642,17 @@ fn mdl7_model(seed: u64, verts: usize, tris: usize, frames: usize) -> Mdl {
         }
         let triangles = (0..tris)
             .map(|_| {
+                // 16-bit indices, 32-bit in 44-byte triangles.
+                let index = |r: u64| {
+                    if sizes.triangle == 44 {
+                        r as u32
+                    } else {
+                        u32::from(r as u16)
+                    }
+                };
                 let mut t = Triangle7 {
-                    vertices: [0; 3].map(|_: u16| rng.next() as u16),
-                    uvs: [0; 3].map(|_: u16| rng.next() as u16),
+                    vertices: [0; 3].map(|_: u32| index(rng.next())),
+                    uvs: [0; 3].map(|_: u32| index(rng.next())),
                     ..Triangle7::default()
                 };
                 if sizes.triangle >= 16 {
@@ -1636,4 +1644,65 @@ fn blender_figure_becomes_a_boned_mdl7() {
         g.frames.len(),
         g.triangles.len()
     );
+}
+
+/// MED's large models (Acknex/Infinite-Typing-Lottery `wTerrA.mdl`: 113,457 skin points in one
+/// group) have 44-byte triangles, every index 32 bits with both UV sets, and declare 28-byte
+/// frame vertices without having any: such a model reads, writes back byte for byte and
+/// exports; an index over 16 bits does not fit a smaller triangle; a 28-byte frame vertex,
+/// whose layout no real file shows, is refused.
+#[test]
+fn mdl7_large_model_triangles_have_32_bit_indices() {
+    let Mdl::Mdl7(mut m) = samples::mdl7_quad() else {
+        panic!("not MDL7")
+    };
+    m.header.sizes.triangle = 44;
+    m.header.sizes.frame_vertex = 28;
+    let g = &mut m.groups[0];
+    for f in &mut g.frames {
+        f.vertices.clear();
+    }
+    g.uvs.resize(70_000, [0.5, 0.5]);
+    g.triangles[1].uvs = [0, 69_999, 3];
+    g.triangles[1].uvs2 = [u32::MAX; 3];
+    g.triangles[1].material2 = u32::MAX;
+    let model = Mdl::Mdl7(m.clone());
+    let bytes = model.write().unwrap();
+    assert_eq!(Mdl::read(&bytes).unwrap(), model);
+    assert!(
+        model
+            .validate()
+            .iter()
+            .all(|w| w.severity != Severity::Error),
+        "{:?}",
+        model.validate()
+    );
+    let (scene, _) = mdl::scene::to_scene(&model);
+    assert_eq!(
+        scene.meshes[0].faces[1].corners[1].uv,
+        Some([0.5, 0.5]),
+        "UV 69,999 is found"
+    );
+    // The same triangles in 26 bytes: 69,999 does not fit 16 bits.
+    let mut small = m.clone();
+    small.header.sizes.triangle = 26;
+    small.header.sizes.frame_vertex = 26;
+    let e = Mdl::Mdl7(small).write().unwrap_err();
+    assert!(e.to_string().contains("does not fit"), "{e}");
+    // A frame vertex of 28 bytes is refused where it is read.
+    let mut framed = bytes.clone();
+    let Mdl::Mdl7(with_frame) = samples::mdl7_quad() else {
+        panic!("not MDL7")
+    };
+    let mut m2 = m.clone();
+    m2.groups[0].frames = with_frame.groups[0].frames.clone();
+    m2.header.sizes.frame_vertex = 26;
+    framed.clear();
+    framed.extend(Mdl::Mdl7(m2).write().unwrap());
+    // Declare 28-byte frame vertices (the header's sizes start at byte 28; frame vertex is
+    // the eighth u16).
+    framed[28 + 14..28 + 16].copy_from_slice(&28u16.to_le_bytes());
+    let e = Mdl::read(&framed).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+    assert!(e.to_string().contains("28-byte frame vertices"), "{e}");
 }

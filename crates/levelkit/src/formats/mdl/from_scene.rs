@@ -385,8 +385,8 @@ fn group(
         for pair in corners.get(1..).unwrap_or_default().windows(2) {
             if let [b, c] = *pair {
                 triangles.push(Triangle7 {
-                    vertices: [first.0, b.0, c.0],
-                    uvs: [first.1, b.1, c.1],
+                    vertices: [first.0, b.0, c.0].map(u32::from),
+                    uvs: [first.1, b.1, c.1].map(u32::from),
                     material,
                     // Not in a 16-byte triangle.
                     uvs2: [0; 3],

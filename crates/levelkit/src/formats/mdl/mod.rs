@@ -11,7 +11,11 @@
 //!   types 0/2/3/4/5 (8-bit, 565, 4444, 888, 8888) with bit 3 for mipmaps and 6 for DDS; MDL5
 //!   skins carry their own width and height; MDL4/5 frames of a non-zero type have 16-bit
 //!   vertices; the MDL7 header, bones, group header, skin header, material, triangle (12, 16, 26
-//!   bytes), vertex (16 or 26 bytes) and frame records.
+//!   bytes), vertex (16 or 26 bytes) and frame records. Real files added a 44-byte triangle:
+//!   MED's large models (Acknex/Infinite-Typing-Lottery `wTerrA.mdl`, 113,457 skin points)
+//!   have the 26-byte triangle with every index 32 bits (three vertices, three UVs and a
+//!   material, twice), and declare 28-byte frame vertices without having one (refused when
+//!   one is there: its layout is unknown).
 //! * ikskuh/libgamestudio `src/mdl.zig` and `docs/mdl7.spec`: the same, plus the MDL7 deformers
 //!   (bone weights), and the skin type's bit layout (three bits of format, one
 //!   of mipmaps).

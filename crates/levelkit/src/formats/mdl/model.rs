@@ -394,16 +394,17 @@ pub struct Material7 {
 /// size does not have are 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Triangle7 {
-    /// Vertex indices.
-    pub vertices: [u16; 3],
-    /// UV indices.
-    pub uvs: [u16; 3],
+    /// Vertex indices (16 bits in 12-, 16- and 26-byte triangles; 32 in MED's 44-byte ones,
+    /// which groups of more than 65,535 skin points need).
+    pub vertices: [u32; 3],
+    /// UV indices (16 or 32 bits, as the vertex indices; all ones is "none").
+    pub uvs: [u32; 3],
     /// Material (skin) index.
     #[serde(default)]
     pub material: u32,
     /// Second UV set.
     #[serde(default)]
-    pub uvs2: [u16; 3],
+    pub uvs2: [u32; 3],
     /// Second material.
     #[serde(default)]
     pub material2: u32,

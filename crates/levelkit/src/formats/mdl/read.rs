@@ -543,25 +543,35 @@ fn check_sizes(r: &ByteReader<'_>, s: &StructSizes) -> Result<()> {
             format!("bone records of {} bytes are shorter than 16", s.bone),
         ));
     }
-    if !matches!(s.triangle, 12 | 16 | 26) {
+    if !matches!(s.triangle, 12 | 16 | 26 | 44) {
         return Err(r.error(
             ErrorKind::Unsupported,
             format!(
-                "triangle records of {} bytes are not supported (12, 16, 26)",
+                "triangle records of {} bytes are not supported (12, 16, 26, 44)",
                 s.triangle
             ),
         ));
     }
-    for (what, got) in [
-        ("main vertex", s.main_vertex),
-        ("frame vertex", s.frame_vertex),
-    ] {
-        if !matches!(got, 16 | 26) {
-            return Err(r.error(
-                ErrorKind::Unsupported,
-                format!("{what} records of {got} bytes are not supported (16, 26)"),
-            ));
-        }
+    if !matches!(s.main_vertex, 16 | 26) {
+        return Err(r.error(
+            ErrorKind::Unsupported,
+            format!(
+                "main vertex records of {} bytes are not supported (16, 26)",
+                s.main_vertex
+            ),
+        ));
+    }
+    // MED's large models (44-byte triangles) declare 28-byte frame vertices; none of the
+    // real ones has a frame vertex, so their layout is unknown: such a frame is refused
+    // where it is read.
+    if !matches!(s.frame_vertex, 16 | 26 | 28) {
+        return Err(r.error(
+            ErrorKind::Unsupported,
+            format!(
+                "frame vertex records of {} bytes are not supported (16, 26, 28)",
+                s.frame_vertex
+            ),
+        ));
     }
     Ok(())
 }
@@ -748,20 +758,46 @@ fn read_skin7(r: &mut ByteReader<'_>, budget: &mut Budget) -> Result<Skin7> {
 }
 
 fn read_triangle7(r: &mut ByteReader<'_>, size: u16) -> Result<Triangle7> {
+    if size == 44 {
+        // MED's large models: every index 32 bits, both UV sets.
+        let mut three = |what: &'static str| -> Result<[u32; 3]> {
+            Ok([r.u32_le(what)?, r.u32_le(what)?, r.u32_le(what)?])
+        };
+        let vertices = three("vertex")?;
+        let uvs = three("uv")?;
+        let material = r.u32_le("material")?;
+        let uvs2 = [r.u32_le("uv")?, r.u32_le("uv")?, r.u32_le("uv")?];
+        let material2 = r.u32_le("material")?;
+        return Ok(Triangle7 {
+            vertices,
+            uvs,
+            material,
+            uvs2,
+            material2,
+        });
+    }
     let mut t = Triangle7 {
         vertices: [
-            r.u16_le("vertex")?,
-            r.u16_le("vertex")?,
-            r.u16_le("vertex")?,
+            r.u16_le("vertex")?.into(),
+            r.u16_le("vertex")?.into(),
+            r.u16_le("vertex")?.into(),
         ],
-        uvs: [r.u16_le("uv")?, r.u16_le("uv")?, r.u16_le("uv")?],
+        uvs: [
+            r.u16_le("uv")?.into(),
+            r.u16_le("uv")?.into(),
+            r.u16_le("uv")?.into(),
+        ],
         ..Triangle7::default()
     };
     if size >= 16 {
         t.material = r.u32_le("material")?;
     }
     if size >= 26 {
-        t.uvs2 = [r.u16_le("uv")?, r.u16_le("uv")?, r.u16_le("uv")?];
+        t.uvs2 = [
+            r.u16_le("uv")?.into(),
+            r.u16_le("uv")?.into(),
+            r.u16_le("uv")?.into(),
+        ];
         t.material2 = r.u32_le("material")?;
     }
     Ok(t)
@@ -789,6 +825,13 @@ fn read_frame7(r: &mut ByteReader<'_>, sizes: &StructSizes, budget: &mut Budget)
     let name = r.array("frame name")?;
     let n_verts = r.u32_le("frame vertex count")?;
     let n_mats = r.u32_le("frame matrix count")?;
+    if sizes.frame_vertex == 28 && n_verts > 0 {
+        return Err(r.error(
+            ErrorKind::Unsupported,
+            "28-byte frame vertices (MED's large models) are not supported: no real file \
+             with one was seen to learn their layout",
+        ));
+    }
     let vertices = records::<Vertex7>(
         r,
         budget,

@@ -769,14 +769,14 @@ fn group(
             .zip(&t.uvs)
             .rev()
             .map(|(&v, &uv)| {
-                if usize::from(v) >= n {
+                if v as usize >= n {
                     return None;
                 }
                 Some(Corner {
-                    position: u32::from(v),
+                    position: v,
                     uv: g
                         .uvs
-                        .get(usize::from(uv))
+                        .get(uv as usize)
                         .map(|&[u, v]| [f64::from(u), 1.0 - f64::from(v)]),
                     normal: None,
                     color: None,

@@ -128,6 +128,11 @@ fn mdl7(m: &Mdl7, out: &mut Vec<Warning>) {
     if m.groups.is_empty() {
         error(out, "groups", "the model has no groups");
     }
+    let none = if m.header.sizes.triangle == 44 {
+        u32::MAX
+    } else {
+        0xFFFF
+    };
     for (gi, g) in m.groups.iter().enumerate() {
         let at = format!("groups[{gi}]");
         let n = g.vertices.len();
@@ -147,19 +152,20 @@ fn mdl7(m: &Mdl7, out: &mut Vec<Warning>) {
             }
         }
         for (i, t) in g.triangles.iter().enumerate() {
-            if t.vertices.iter().any(|&v| usize::from(v) >= n) {
+            if t.vertices.iter().any(|&v| v as usize >= n) {
                 error(
                     out,
                     format!("{at}.triangles[{i}]"),
                     format!("a vertex index is not below {n}"),
                 );
             }
-            // 0xFFFF is "no texture coordinate" (MED writes it on every corner of a model
-            // never mapped: Acknex/CommandAndLotter `Vertex.mdl`), as -1 is "no material".
+            // All ones (0xFFFF in 16 bits) is "no texture coordinate" (MED writes it on every
+            // corner of a model never mapped: Acknex/CommandAndLotter `Vertex.mdl`), as -1 is
+            // "no material".
             if !g.uvs.is_empty()
                 && t.uvs
                     .iter()
-                    .any(|&v| v != 0xffff && usize::from(v) >= g.uvs.len())
+                    .any(|&v| v != none && v as usize >= g.uvs.len())
             {
                 error(
                     out,

@@ -333,9 +333,9 @@ fn write_mdl7(w: &mut ByteWriter, m: &Mdl7) -> Result<()> {
         || s.bone_transform != layout::BONE_TRANSFORM7
         || s.frame != layout::FRAME7
         || s.bone < 16
-        || !matches!(s.triangle, 12 | 16 | 26)
+        || !matches!(s.triangle, 12 | 16 | 26 | 44)
         || !matches!(s.main_vertex, 16 | 26)
-        || !matches!(s.frame_vertex, 16 | 26)
+        || !matches!(s.frame_vertex, 16 | 26 | 28)
     {
         return Err(err(
             "header.sizes",
@@ -482,8 +482,29 @@ fn write_skin7(w: &mut ByteWriter, skin: &Skin7, path: &str) -> Result<()> {
 }
 
 fn write_triangle7(w: &mut ByteWriter, t: &Triangle7, size: u16, path: &str) -> Result<()> {
+    if size == 44 {
+        for v in t.vertices.iter().chain(&t.uvs) {
+            w.put_u32_le(*v);
+        }
+        w.put_u32_le(t.material);
+        for v in t.uvs2 {
+            w.put_u32_le(v);
+        }
+        w.put_u32_le(t.material2);
+        return Ok(());
+    }
+    let short = |v: u32| {
+        u16::try_from(v).map_err(|_| {
+            err(
+                path,
+                format!(
+                    "index {v} does not fit a {size}-byte triangle (16 bits; 44-byte ones have 32)"
+                ),
+            )
+        })
+    };
     for v in t.vertices.iter().chain(&t.uvs) {
-        w.put_u16_le(*v);
+        w.put_u16_le(short(*v)?);
     }
     if size >= 16 {
         w.put_u32_le(t.material);
@@ -492,7 +513,7 @@ fn write_triangle7(w: &mut ByteWriter, t: &Triangle7, size: u16, path: &str) -> 
     }
     if size >= 26 {
         for v in t.uvs2 {
-            w.put_u16_le(v);
+            w.put_u16_le(short(v)?);
         }
         w.put_u32_le(t.material2);
     } else if t.uvs2 != [0; 3] || t.material2 != 0 {
