@@ -66,14 +66,7 @@ fn samples_round_trip_bytes_and_json() {
         let again = Mdl::read(&bytes).unwrap();
         assert_eq!(again, model, "{name}");
         assert_eq!(again.write().unwrap(), bytes, "{name}");
-        assert!(
-            model
-                .validate()
-                .iter()
-                .all(|w| w.severity != Severity::Error),
-            "{name}: {:?}",
-            model.validate()
-        );
+        assert_no_errors(&model.validate(), name);
         let json = serde_json::to_string(&model).unwrap();
         let back: Mdl = serde_json::from_str(&json).unwrap();
         assert_eq!(back, model, "{name} through JSON");
@@ -1003,12 +996,7 @@ fn mdl7_bones_of_the_sample_become_a_skin() {
         }
     }
     assert_eq!(want[2], [8.0, 8.0, 2.0]);
-    assert!(
-        scene
-            .validate()
-            .iter()
-            .all(|w| w.severity != Severity::Error)
-    );
+    assert_no_errors(&scene.validate(), "the skinned scene");
     // And glTF has the skin, its joints and the attributes.
     let bytes = glb(&scene);
     let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
@@ -1129,12 +1117,7 @@ fn corpus_files_read_validate_and_round_trip_byte_for_byte() {
         let n = name(f);
         let bytes = std::fs::read(f).unwrap();
         let model = Mdl::read(&bytes).unwrap_or_else(|e| panic!("{n}: {e}"));
-        let errors: Vec<_> = model
-            .validate()
-            .into_iter()
-            .filter(|w| w.severity == Severity::Error)
-            .collect();
-        assert!(errors.is_empty(), "{n}: {errors:?}");
+        assert_no_errors(&model.validate(), &n);
         assert_eq!(model.write().unwrap(), bytes, "{n} did not round-trip");
         let json = serde_json::to_string(&model).unwrap();
         assert_eq!(
@@ -1379,13 +1362,7 @@ fn mdl7_through_glb_comes_back_as_mdl7() {
             panic!("{name}: not MDL7")
         };
         assert_eq!(m.header.data_size as usize, written.len(), "{name}");
-        assert!(
-            back.validate()
-                .iter()
-                .all(|w| w.severity != Severity::Error),
-            "{name}: {:?}",
-            back.validate()
-        );
+        assert_no_errors(&back.validate(), name);
         assert_eq!(m.groups.len(), original.groups.len(), "{name}: groups");
         let header = |h: &Mdl7Header| (h.version, h.entlump_size, h.medlump_size);
         if header(&m.header) == header(&original.header) {
@@ -1574,14 +1551,7 @@ fn blender_figure_becomes_a_boned_mdl7() {
     assert_eq!(names[25], "wave13");
     assert!(g.frames.iter().all(|f| f.transforms.len() == 9));
     assert!(g.vertices.iter().all(|v| v.index < 9));
-    assert!(
-        model
-            .validate()
-            .iter()
-            .all(|w| w.severity != Severity::Error),
-        "{:?}",
-        model.validate()
-    );
+    assert_no_errors(&model.validate(), "the Blender figure");
     // Pose every key both ways: glTF skinning of the scene, and the MDL's bone matrices on
     // its rest vertices.
     let skin = &scene.skins[0];
@@ -1669,14 +1639,7 @@ fn mdl7_large_model_triangles_have_32_bit_indices() {
     let model = Mdl::Mdl7(m.clone());
     let bytes = model.write().unwrap();
     assert_eq!(Mdl::read(&bytes).unwrap(), model);
-    assert!(
-        model
-            .validate()
-            .iter()
-            .all(|w| w.severity != Severity::Error),
-        "{:?}",
-        model.validate()
-    );
+    assert_no_errors(&model.validate(), "a 44-byte-triangle model");
     let (scene, _) = mdl::scene::to_scene(&model);
     assert_eq!(
         scene.meshes[0].faces[1].corners[1].uv,
@@ -1705,4 +1668,14 @@ fn mdl7_large_model_triangles_have_32_bit_indices() {
     let e = Mdl::read(&framed).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
     assert!(e.to_string().contains("28-byte frame vertices"), "{e}");
+}
+
+/// Fails with the findings when `validate` found an error (warnings are allowed).
+#[track_caller]
+fn assert_no_errors(findings: &[levelkit::Warning], what: &str) {
+    let errors: Vec<_> = findings
+        .iter()
+        .filter(|w| w.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:?}");
 }

@@ -33,6 +33,7 @@
 mod bones;
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use super::model::*;
 use crate::error::{Error, Location, Result, Warning};
@@ -290,38 +291,32 @@ fn group(
         .unwrap_or(false);
     let welding = !sourced && !used_with_two_uvs(mesh);
     let morphs = scene.morphs.iter().find(|m| m.mesh == mi);
-    let mut weld: HashMap<Vec<u64>, u16> = HashMap::new();
-    let mut remap = Vec::with_capacity(n);
-    let mut kept = Vec::new();
-    for (i, &p) in mesh.positions.iter().enumerate() {
-        let mut key: Vec<u64> = p.iter().map(|x| x.to_bits()).collect();
-        key.push(u64::from(bone_of(i)));
-        if !welding {
-            key.push(i as u64);
-        }
-        for t in morphs.map_or(&[][..], |m| &m.targets[..]) {
-            key.extend(t.positions.get(i).map_or([0; 3], |q| q.map(f64::to_bits)));
-        }
-        let next = kept.len();
-        let index = match weld.get(&key) {
-            Some(&k) => k,
-            None => {
-                let k = u16::try_from(next)
-                    .ok()
-                    .filter(|&k| k != 0xFFFF)
-                    .ok_or_else(|| {
-                        refuse(
-                            format!("meshes[{mi}]"),
-                            "more than 65,535 distinct vertices: an MDL7 group indexes 16 bits",
-                        )
-                    })?;
-                weld.insert(key, k);
-                kept.push(i);
-                k
+    let targets = morphs.map_or(&[][..], |m| &m.targets[..]);
+    let rest = |i: usize| -> [u64; 3] {
+        mesh.positions
+            .get(i)
+            .map_or([0; 3], |p| p.map(f64::to_bits))
+    };
+    let (remap, kept) = if !welding {
+        // Each position its own vertex, in order.
+        let remap: Vec<u16> = (0..n)
+            .map(|i| u16::try_from(i).ok().filter(|&k| k != 0xFFFF))
+            .collect::<Option<_>>()
+            .ok_or_else(|| too_many_vertices(mi))?;
+        (remap, (0..n).collect())
+    } else if targets.is_empty() {
+        weld_by(mi, n, |i| (rest(i), bone_of(i)))?
+    } else {
+        weld_by(mi, n, |i| {
+            let mut key: Vec<u64> = Vec::with_capacity(4 + 3 * targets.len());
+            key.extend(rest(i));
+            key.push(u64::from(bone_of(i)));
+            for t in targets {
+                key.extend(t.positions.get(i).map_or([0; 3], |q| q.map(f64::to_bits)));
             }
-        };
-        remap.push(index);
-    }
+            key
+        })?
+    };
     let positions: Vec<[f32; 3]> = kept
         .iter()
         .filter_map(|&i| Some(place_vertex(i, *mesh.positions.get(i)?)))
@@ -412,6 +407,42 @@ fn group(
 }
 
 /// Whether a position of `mesh` is used with two different texture coordinates.
+fn too_many_vertices(mi: usize) -> Error {
+    refuse(
+        format!("meshes[{mi}]"),
+        "more than 65,535 distinct vertices: an MDL7 group indexes 16 bits",
+    )
+}
+
+/// The vertices of a mesh's `n` positions once those of equal `key` are one: for each position
+/// its vertex index, and for each vertex the first position that made it. An MDL7 group indexes
+/// 16 bits, 0xFFFF meaning none, so more than 65,535 vertices are refused.
+fn weld_by<K: std::hash::Hash + Eq>(
+    mi: usize,
+    n: usize,
+    key: impl Fn(usize) -> K,
+) -> Result<(Vec<u16>, Vec<usize>)> {
+    let mut weld: HashMap<K, u16> = HashMap::with_capacity(n);
+    let mut remap = Vec::with_capacity(n);
+    let mut kept = Vec::new();
+    for i in 0..n {
+        let next = kept.len();
+        let index = match weld.entry(key(i)) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                let k = u16::try_from(next)
+                    .ok()
+                    .filter(|&k| k != 0xFFFF)
+                    .ok_or_else(|| too_many_vertices(mi))?;
+                kept.push(i);
+                *e.insert(k)
+            }
+        };
+        remap.push(index);
+    }
+    Ok((remap, kept))
+}
+
 fn used_with_two_uvs(mesh: &Mesh) -> bool {
     let mut seen: HashMap<u32, [u64; 2]> = HashMap::new();
     for c in mesh.faces.iter().flat_map(|f| &f.corners) {

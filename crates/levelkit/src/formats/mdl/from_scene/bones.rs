@@ -223,9 +223,10 @@ impl Bones {
             for (t, track) in a.tracks.iter().enumerate() {
                 local.entry(track.node).or_insert(t);
             }
-            for k in 0..keys {
-                let world = scene.world_matrices_with(|node| {
-                    let track = a.tracks.get(*local.get(&node)?)?;
+            // Each animated node keeps its rest scale (the reader leaves scale keys out).
+            let rest_scale: HashMap<usize, [f64; 3]> = local
+                .keys()
+                .map(|&node| {
                     let scale = match scene.nodes.get(node).map(|n| &n.transform) {
                         Some(Transform::Trs { scale, .. }) => *scale,
                         Some(t) => {
@@ -233,6 +234,13 @@ impl Bones {
                         }
                         None => [1.0; 3],
                     };
+                    (node, scale)
+                })
+                .collect();
+            for k in 0..keys {
+                let world = scene.world_matrices_with(|node| {
+                    let track = a.tracks.get(*local.get(&node)?)?;
+                    let scale = rest_scale.get(&node).copied().unwrap_or([1.0; 3]);
                     Some(
                         Transform::Trs {
                             translation: *track.translations.get(k)?,
