@@ -15,23 +15,24 @@ pub(super) fn pad4(bytes: &mut Vec<u8>, fill: u8) {
 /// The GLB container: 12-byte header, `JSON` chunk (padded with spaces), `BIN` chunk (padded with
 /// zeros) when there is binary data. `None` past 4 GiB.
 pub(super) fn write(json: &[u8], bin: &[u8]) -> Option<Vec<u8>> {
-    let mut json = json.to_vec();
-    pad4(&mut json, b' ');
-    let mut bin = bin.to_vec();
-    pad4(&mut bin, 0);
-    let bin_part = if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let total = u32::try_from(12 + 8 + json.len() + bin_part).ok()?;
+    // Each part is copied once, straight into the file: the BIN chunk can be most of it.
+    let padded = |n: usize| n.div_ceil(4) * 4;
+    let (json_len, bin_len) = (padded(json.len()), padded(bin.len()));
+    let bin_part = if bin.is_empty() { 0 } else { 8 + bin_len };
+    let total = u32::try_from(12 + 8 + json_len + bin_part).ok()?;
     let mut out = Vec::with_capacity(total as usize);
     out.extend_from_slice(b"glTF");
     out.extend_from_slice(&2u32.to_le_bytes());
     out.extend_from_slice(&total.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(json.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(json_len).ok()?.to_le_bytes());
     out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
+    out.extend_from_slice(json);
+    pad4(&mut out, b' ');
     if !bin.is_empty() {
-        out.extend_from_slice(&u32::try_from(bin.len()).ok()?.to_le_bytes());
+        out.extend_from_slice(&u32::try_from(bin_len).ok()?.to_le_bytes());
         out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
+        out.extend_from_slice(bin);
+        pad4(&mut out, 0);
     }
     Some(out)
 }

@@ -168,13 +168,24 @@ impl<'a> Writer<'a> {
         target: Option<Target>,
         stride: Option<usize>,
     ) -> Result<json::Index<json::buffer::View>> {
+        self.push_view_by(target, stride, |bin| bin.extend_from_slice(bytes))
+    }
+
+    /// [`Self::push_view`] of the bytes `write` appends to the buffer.
+    fn push_view_by(
+        &mut self,
+        target: Option<Target>,
+        stride: Option<usize>,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<json::Index<json::buffer::View>> {
         pad4(&mut self.bin, 0);
         let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        write(&mut self.bin);
+        let byte_length = self.bin.len().saturating_sub(offset);
         pad4(&mut self.bin, 0);
         let view = json::buffer::View {
             buffer: json::Index::new(0),
-            byte_length: USize64::from(bytes.len()),
+            byte_length: USize64::from(byte_length),
             byte_offset: (offset > 0).then(|| USize64::from(offset)),
             byte_stride: stride.map(json::buffer::Stride),
             name: None,
@@ -196,9 +207,13 @@ impl<'a> Writer<'a> {
     ) -> Result<json::Index<json::Accessor>> {
         let n = kind.multiplicity();
         let count = data.len() / n.max(1);
-        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
         let stride = (target == Some(Target::ArrayBuffer)).then_some(n * 4);
-        let view = self.push_view(&bytes, target, stride)?;
+        let view = self.push_view_by(target, stride, |bin| {
+            bin.reserve(data.len() * 4);
+            for v in data {
+                bin.extend_from_slice(&v.to_le_bytes());
+            }
+        })?;
         let (min, max) = if min_max {
             let mut lo = vec![f32::INFINITY; n];
             let mut hi = vec![f32::NEG_INFINITY; n];
