@@ -69,6 +69,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             "--graal-version applies to graal output; --to has no graal",
         ));
     }
+    if args.mdl_version.is_some() && !args.to.contains(&levelkit::Format::Mdl) {
+        return Err(usage(
+            "--mdl-version applies to mdl output; --to has no mdl",
+        ));
+    }
     if let Some(stdin) = args.paths.iter().find(|p| is_stdio(p)) {
         return Err(usage(format!(
             "`{}` (stdin) cannot be used in batch mode",

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use levelkit::Format;
-use levelkit::document::options::GraalVersion;
+use levelkit::document::options::{GraalVersion, MdlVersion};
 use levelkit::registry::FORMATS;
 
 const EXIT_STATUS: &str = "\
@@ -270,6 +270,12 @@ pub struct ConvertArgs {
     /// (layers: GR-V1.05 is written instead).
     #[arg(long, value_name = "VERSION", value_parser = graal_version)]
     pub graal_version: Option<GraalVersion>,
+    /// The version of the 3D GameStudio models written (.mdl output): 7 (MDL7: groups, bones,
+    /// float vertices) or 5 (MDL5: one mesh and one skin, 16-bit vertex frames, bone animations
+    /// baked into them). By default an MDL keeps its own version and any other model becomes
+    /// an MDL7.
+    #[arg(long, value_name = "VERSION", value_parser = mdl_version)]
+    pub mdl_version: Option<MdlVersion>,
     /// Batch mode: print every warning with its file (by default they are counted by kind in
     /// the summary, with the first file of each kind).
     #[arg(long, short = 'v')]
@@ -309,6 +315,12 @@ pub fn graal_version(name: &str) -> Result<GraalVersion, String> {
              GR-V1.02, GR-V1.03 or GR-V1.05)"
         )
     })
+}
+
+/// An MDL version to write from its number (`5`, `7`, or `mdl5`, `MDL7`).
+pub fn mdl_version(name: &str) -> Result<MdlVersion, String> {
+    MdlVersion::from_name(name)
+        .ok_or_else(|| format!("{name:?} is not an MDL version levelkit writes (5 or 7)"))
 }
 
 /// The names of the formats levelkit can write today, for messages.

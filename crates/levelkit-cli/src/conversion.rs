@@ -11,7 +11,7 @@ use levelkit::Format;
 use levelkit::Limits;
 use levelkit::assets::{Assets, Chain, Folder, Within};
 use levelkit::document::convert::{self, Converted, Direction, SharedTilesets};
-use levelkit::document::options::{GraalVersion, Palette};
+use levelkit::document::options::{GraalVersion, MdlVersion, Palette};
 use levelkit::document::tiles::Tiles;
 use levelkit::document::{Model, Options, image};
 
@@ -35,6 +35,8 @@ pub struct Target {
     pub game: Option<PathBuf>,
     /// Binary Graal levels only: the version to write (`--graal-version`).
     pub graal_version: Option<GraalVersion>,
+    /// MDL output only: the version to write (`--mdl-version`).
+    pub mdl_version: Option<MdlVersion>,
     /// Graal levels and ganis: where images are (`--images`); `None`, the input's folder and its
     /// parent.
     pub images: Option<PathBuf>,
@@ -68,6 +70,7 @@ impl Target {
             palette: None,
             game: None,
             graal_version: None,
+            mdl_version: None,
             images: None,
             assets: None,
             frames: None,
@@ -230,6 +233,7 @@ pub fn convert_with_side_files(
             .map(|n| n.to_string_lossy().into_owned()),
         compress: target.compress,
         graal_version: target.graal_version,
+        mdl_version: target.mdl_version,
         palette: opened.palette,
         tiles,
         game,

@@ -54,6 +54,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<u8> {
             format.name()
         )));
     }
+    if args.mdl_version.is_some() && format != Format::Mdl {
+        return Err(usage(format!(
+            "--mdl-version applies to mdl output, not {}",
+            format.name()
+        )));
+    }
     if !is_stdio(input) && !is_stdio(output) && files::same_file(input, output) {
         return Err(usage(format!(
             "{} is both the input and the output; levelkit never writes to its input",
@@ -93,6 +99,7 @@ pub fn target_of(args: &ConvertArgs, format: Format) -> anyhow::Result<Target> {
         images: args.images.clone(),
         palette: args.palette.clone(),
         graal_version: args.graal_version.filter(|_| format == Format::GraalLevel),
+        mdl_version: args.mdl_version.filter(|_| format == Format::Mdl),
         assets: args.assets.clone(),
         frames: args.frames.clone(),
         sheet: args.sheet,

@@ -280,6 +280,13 @@ fn legacy_bytes(
     };
     match (model, format) {
         (Model::Wwd(w), Format::Wwd) => Ok(w.write_with(&wwd_options)?),
+        (model, Format::Mdl)
+            if let Some(version) = options.mdl_version
+                && model.is_3d()
+                && !is_mdl_version(model, version) =>
+        {
+            Ok(mdl_as(model, version, notes)?)
+        }
         (Model::Graal(g), Format::GraalLevel) => Ok(graal_as(g, options, notes)?),
         (model, format) if format == model.format() => Ok(model.write()?),
         (model, format) => {
@@ -310,6 +317,35 @@ fn graal_as(g: &graal::Graal, options: &Options<'_>, notes: &mut Vec<String>) ->
         }
         _ => g.write(),
     }
+}
+
+/// `model` is an MDL of `version` already.
+fn is_mdl_version(model: &Model, version: super::options::MdlVersion) -> bool {
+    use crate::formats::mdl::{ClassicVersion, Mdl, TargetVersion};
+    match (model, version) {
+        (Model::Mdl(Mdl::Mdl7(_)), TargetVersion::Mdl7) => true,
+        (Model::Mdl(Mdl::Classic(c)), TargetVersion::Mdl5) => c.version == ClassicVersion::Mdl5,
+        _ => false,
+    }
+}
+
+/// The bytes of the 3D `model` as an MDL of `version`, through the common 3D model.
+fn mdl_as(
+    model: &Model,
+    version: super::options::MdlVersion,
+    notes: &mut Vec<String>,
+) -> Result<Vec<u8>> {
+    let Some((scene, warnings)) = model.to_scene() else {
+        return Err(Error::unsupported(
+            Format::Mdl,
+            Location::default(),
+            "not a 3D model",
+        ));
+    };
+    notes.extend(warnings.iter().map(Warning::to_string));
+    let (mdl, more) = crate::formats::mdl::Mdl::from_scene_as(&scene, version)?;
+    notes.extend(more.iter().map(Warning::to_string));
+    mdl.write()
 }
 
 /// The scene of a 3D document with the textures and models its side files in `assets` hold,

@@ -9,6 +9,7 @@ use super::tilesets::Shared;
 use crate::assets::Assets;
 use crate::error::Error;
 pub use crate::formats::graal::binary::Version as GraalVersion;
+pub use crate::formats::mdl::TargetVersion as MdlVersion;
 pub use crate::formats::pid::Palette;
 
 /// What a conversion produces.
@@ -142,6 +143,9 @@ pub struct Options<'a> {
     pub compress: Option<bool>,
     /// Binary Graal output: the version to write (`None`: the level's own).
     pub graal_version: Option<GraalVersion>,
+    /// MDL output: the version to write (`None`: an MDL keeps its own, any other model becomes
+    /// an MDL7).
+    pub mdl_version: Option<MdlVersion>,
     /// Pictures without a palette of their own (a PID drawn to PNG).
     pub palette: Option<Palette>,
     /// Tiled maps and PNG previews: the user's tile graphics.

@@ -1552,6 +1552,29 @@ fn blender_figure_becomes_a_boned_mdl7() {
     assert!(g.frames.iter().all(|f| f.transforms.len() == 9));
     assert!(g.vertices.iter().all(|v| v.index < 9));
     assert_no_errors(&model.validate(), "the Blender figure");
+    // As an MDL5 (no bones): the same vertices, triangles and frames, each frame a full pose.
+    let (five, _) = Mdl::from_scene_as(&scene, TargetVersion::Mdl5).unwrap();
+    assert_eq!(Mdl::read(&five.write().unwrap()).unwrap(), five);
+    assert_no_errors(&five.validate(), "the Blender figure as MDL5");
+    let Mdl::Classic(c) = &five else {
+        panic!("not MDL5")
+    };
+    assert_eq!(c.version, ClassicVersion::Mdl5);
+    assert_eq!(c.header.num_verts as usize, g.vertices.len());
+    let Triangles::Skin(five_triangles) = &c.triangles else {
+        panic!("not MDL3-5 triangles")
+    };
+    assert_eq!(five_triangles.len(), 192);
+    let poses = mdl::scene::poses(c);
+    let five_names: Vec<String> = poses.iter().map(|p| name_text(&p.name)).collect();
+    assert_eq!(five_names, names);
+    let unpack = |v: &PackedVertex| -> [f64; 3] {
+        std::array::from_fn(|i| {
+            f64::from(v.position[i]) * f64::from(c.header.scale[i])
+                + f64::from(c.header.translate[i])
+        })
+    };
+    let mut worst_five = 0f64;
     // Pose every key both ways: glTF skinning of the scene, and the MDL's bone matrices on
     // its rest vertices.
     let skin = &scene.skins[0];
@@ -1584,6 +1607,16 @@ fn blender_figure_becomes_a_boned_mdl7() {
                     apply(&m, v.position.map(f64::from))
                 })
                 .collect();
+            // The MDL5's frame is the MDL7's posed vertices, within its 16-bit packing.
+            for (v, q) in poses[frame].vertices.iter().zip(&ours) {
+                let got = unpack(v);
+                for c5 in 0..3 {
+                    let off = (got[c5] - q[c5]).abs();
+                    let step = f64::from(c.header.scale[c5]);
+                    assert!(off <= step / 2.0 + 1e-5, "MDL5 frame {frame}: off by {off}");
+                    worst_five = worst_five.max(off);
+                }
+            }
             for (i, p) in mesh.positions.iter().enumerate() {
                 let (js, ws) = (skin.vertex_joints[i], skin.vertex_weights[i]);
                 if ws[0] < 0.999 {
@@ -1609,10 +1642,104 @@ fn blender_figure_becomes_a_boned_mdl7() {
         }
     }
     eprintln!(
-        "Blender figure: {} bones, {} frames, {} triangles; posed vertices within {worst}",
+        "Blender figure: {} bones, {} frames, {} triangles; posed vertices within {worst}; \
+         as MDL5 {} frames within {worst_five} of them (packing steps {:?})",
         m.bones.len(),
         g.frames.len(),
-        g.triangles.len()
+        g.triangles.len(),
+        poses.len(),
+        c.header.scale
+    );
+}
+
+/// `--mdl-version 5`: every MDL5 of the corpus (`Sword2.MDL`), to `.glb`
+/// and back through [`Mdl::from_scene_as`], is an MDL5 again whose header packing (scale and
+/// translation), vertex and triangle counts, frame names, packed positions (within one
+/// packing step), texture coordinates at every triangle corner and skin pixels equal the
+/// original's; it reads back as itself and validates. Normals and the radius are computed
+/// (the original's came from the modeller's smoothing): the count of equal normal indices is
+/// reported.
+#[test]
+fn mdl5_through_glb_comes_back_as_mdl5() {
+    let mut models: Vec<(String, Mdl)> = Vec::new();
+    if let Some(files) = corpus_files() {
+        for f in files {
+            let model = Mdl::read(&std::fs::read(&f).unwrap()).unwrap();
+            if matches!(&model, Mdl::Classic(c) if c.version == ClassicVersion::Mdl5) {
+                models.push((name(&f), model));
+            }
+        }
+    }
+    if models.is_empty() {
+        eprintln!("no corpus: no MDL5 to compare");
+        return;
+    }
+    let mut same_normals = (0, 0);
+    for (name, model) in &models {
+        let Mdl::Classic(original) = model else {
+            continue;
+        };
+        let (scene, _) = mdl::scene::to_scene(model);
+        let doc = Model::read(&glb(&scene), Some("x.glb"), &Limits::default()).unwrap();
+        let (scene, _) = doc.to_scene().unwrap();
+        let (back, _) = Mdl::from_scene_as(&scene, TargetVersion::Mdl5)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(Mdl::read(&back.write().unwrap()).unwrap(), back, "{name}");
+        assert_no_errors(&back.validate(), name);
+        let Mdl::Classic(c) = &back else {
+            panic!("{name}: not classic")
+        };
+        assert_eq!(c.version, ClassicVersion::Mdl5, "{name}");
+        for i in 0..3 {
+            let (a, b) = (original.header.scale[i], c.header.scale[i]);
+            assert!((a - b).abs() <= a.abs() * 1e-5, "{name}: scale {a} != {b}");
+            let (a, b) = (original.header.translate[i], c.header.translate[i]);
+            assert!((a - b).abs() <= 1e-5, "{name}: translate {a} != {b}");
+        }
+        assert_eq!(c.header.num_verts, original.header.num_verts, "{name}");
+        let (p0, p1) = (mdl::scene::poses(original), mdl::scene::poses(c));
+        assert_eq!(p0.len(), p1.len(), "{name}: frames");
+        for (a, b) in p0.iter().zip(&p1) {
+            assert_eq!(name_text(&a.name), name_text(&b.name), "{name}");
+            for (u, v) in a.vertices.iter().zip(&b.vertices) {
+                for i in 0..3 {
+                    let d = i32::from(u.position[i]) - i32::from(v.position[i]);
+                    assert!(d.abs() <= 1, "{name}: packed {u:?} != {v:?}");
+                }
+                same_normals.0 += usize::from(u.normal == v.normal);
+                same_normals.1 += 1;
+            }
+        }
+        let (Triangles::Skin(t0), Triangles::Skin(t1)) = (&original.triangles, &c.triangles) else {
+            panic!("{name}: triangles")
+        };
+        let (TexCoords::Skin(uv0), TexCoords::Skin(uv1)) = (&original.texcoords, &c.texcoords)
+        else {
+            panic!("{name}: texture coordinates")
+        };
+        assert_eq!(t0.len(), t1.len(), "{name}: triangles");
+        for (a, b) in t0.iter().zip(t1) {
+            assert_eq!(a.vertices, b.vertices, "{name}");
+            for (x, y) in a.uvs.iter().zip(&b.uvs) {
+                assert_eq!(uv0[usize::from(*x)], uv1[usize::from(*y)], "{name}: texel");
+            }
+        }
+        let pixels = |m: &Mdl| match mdl::scene::to_scene(m)
+            .0
+            .textures
+            .first()
+            .map(|t| &t.source)
+        {
+            Some(levelkit::scene::TextureSource::Pixels { data, .. }) => data.clone(),
+            other => panic!("{name}: skin {other:?}"),
+        };
+        assert_eq!(pixels(model), pixels(&back), "{name}: skin pixels");
+    }
+    eprintln!(
+        "{} MDL5 models through .glb and back; {} of {} normal indices equal",
+        models.len(),
+        same_normals.0,
+        same_normals.1
     );
 }
 

@@ -16,11 +16,13 @@
 //!   A base-colour texture of pixels or PNG becomes a B8G8R8 skin (type 4), or B8G8R8A8
 //!   (type 5) when a pixel is not opaque; a texture that is a file name becomes an external
 //!   skin (type 7) naming it; a material without a texture an MDL7 material (type 0x10) of its
-//!   colour. A side that is not a power of two is reported: the engine's renderer may need it.
+//!   colour. A side that is not a power of two is reported and kept (real models have such
+//!   skins: MED's own `mdl7-tree2.mdl`, 72 x 128).
 //! * **Frames**: the mesh's morph targets, one frame each, moving every vertex; named by the
 //!   morph animation that plays them (`walk1` … `walkN`, the names the engine's frame
-//!   animation looks up), else by the target's name. A mesh without targets gets one frame,
-//!   `frame1`, that moves nothing (the rest pose).
+//!   animation looks up), else by the target's name. A mesh without targets gets one frame
+//!   that moves nothing (the rest pose), named as the node's `frame_name` extra says (an MDL's
+//!   one frame, kept by [`super::scene`]), else `frame1`.
 //! * **Bones** from the skins' joints, each vertex on its strongest joint, and **bone
 //!   frames** from the joint animations, one per key (see [`bones`]). A model with bones
 //!   takes its frames from the joint animations only (morph targets are reported and left
@@ -31,6 +33,7 @@
 //! `data_size` and each group's `data_size` are the byte counts MED writes there.
 
 mod bones;
+mod classic;
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -78,7 +81,43 @@ fn to_file(p: [f64; 3]) -> [f32; 3] {
     [p[0] as f32, -p[2] as f32, p[1] as f32]
 }
 
+/// Which MDL [`Mdl::from_scene_as`] writes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum TargetVersion {
+    /// GameStudio A6/A7 `MDL7`: groups, float vertices, bones ([`Mdl::from_scene`]).
+    #[default]
+    Mdl7,
+    /// GameStudio A5 `MDL5`: one mesh, one skin, 16-bit vertex frames; bone animations baked
+    /// into the frames.
+    Mdl5,
+}
+
+impl TargetVersion {
+    /// The version a user names: `7`, `5`, `mdl7`, `MDL5`.
+    pub fn from_name(name: &str) -> Option<TargetVersion> {
+        match name.to_ascii_lowercase().trim_start_matches("mdl") {
+            "7" => Some(TargetVersion::Mdl7),
+            "5" => Some(TargetVersion::Mdl5),
+            _ => None,
+        }
+    }
+}
+
 impl Mdl {
+    /// [`Mdl::from_scene`] as the MDL version asked for: an MDL5 is made from the MDL7 (see
+    /// the module docs of `from_scene/classic.rs`: one mesh, one skin, bones baked into the
+    /// frames), with warnings for what MDL5 cannot hold.
+    pub fn from_scene_as(scene: &Scene, version: TargetVersion) -> Result<(Mdl, Vec<Warning>)> {
+        let (model, mut warnings) = Mdl::from_scene(scene)?;
+        match (version, model) {
+            (TargetVersion::Mdl5, Mdl::Mdl7(m)) => {
+                let classic = classic::mdl5(&m, &mut warnings)?;
+                Ok((Mdl::Classic(classic), warnings))
+            }
+            (_, model) => Ok((model, warnings)),
+        }
+    }
+
     /// An MDL7 model of `scene` (see the module docs), with what did not map. Fails on a
     /// scene that does not hold together, or a group of more than 65,535 vertices or texture
     /// coordinates (MDL7 indexes them with 16 bits).
@@ -517,8 +556,13 @@ fn frames(
     place: &dyn Fn(usize, [f64; 3]) -> [f32; 3],
     warnings: &mut Vec<Warning>,
 ) -> Vec<Frame7> {
+    let own = scene
+        .nodes
+        .get(ni)
+        .and_then(|n| n.extras.get(super::scene::FRAME_NAME))
+        .and_then(serde_json::Value::as_str);
     let rest = || Frame7 {
-        name: field("frame1"),
+        name: field(own.unwrap_or("frame1")),
         vertices: Vec::new(),
         transforms: Vec::new(),
     };
@@ -658,11 +702,14 @@ fn skin(scene: &Scene, m: usize, warnings: &mut Vec<Warning>) -> Skin7 {
         return colour();
     }
     if !width.is_power_of_two() || !height.is_power_of_two() {
+        // Reported, not resized: real models have such skins and the engine draws them (MED's
+        // own `mdl7-tree2.mdl`, 72 x 128; the MDL5 `Sword2.MDL`, 12 x 64), and a resized
+        // skin would not come back as the picture it was.
         warnings.push(warn(
             &path,
             format!(
-                "skin of {width} x {height}: a side is not a power of two, which the engine's \
-                 renderer may need (resize it in an image editor)"
+                "skin of {width} x {height}: a side is not a power of two, which some 3D \
+                 cards of the engine's day could not draw (kept as it is)"
             ),
         ));
     }

@@ -74,12 +74,14 @@ pub mod codec;
 mod from_scene;
 pub mod layout;
 pub mod model;
+mod normals;
 pub mod read;
 pub mod samples;
 pub mod scene;
 pub mod validate;
 pub mod write;
 
+pub use from_scene::TargetVersion;
 pub use model::*;
 
 use serde::Serialize;

@@ -76,6 +76,9 @@ pub fn animation_name(frame: &str) -> &str {
 
 /// Add a mesh node under `root` with its morph targets and one animation per run of frames
 /// with the same animation name.
+/// The node extra that names the one frame of a mesh that has only one (`frame01`).
+pub(crate) const FRAME_NAME: &str = "frame_name";
+
 fn add_mesh(
     scene: &mut Scene,
     root: Option<usize>,
@@ -86,6 +89,12 @@ fn add_mesh(
     let mesh_index = scene.meshes.len();
     let name = mesh.name.clone();
     scene.meshes.push(mesh);
+    let mut extras = extras;
+    if let [(frame, _)] = &frames[..] {
+        // One frame is the mesh itself, no morph target: its name is kept on the node, so a
+        // model written from the scene names its frame as the file did.
+        extras.insert(FRAME_NAME.into(), json!(frame));
+    }
     let node = scene.nodes.len();
     scene.nodes.push(Node {
         name,
