@@ -1007,6 +1007,74 @@ fn graal_version_chooses_the_binary_version() {
     assert_eq!(run.code, 2, "{run:?}");
 }
 
+/// `--mdl-version`: a model written as an MDL5 or an MDL7 (by default an MDL keeps its own
+/// version, any other model becomes an MDL7), in one conversion and in a batch; refused for
+/// outputs that are not MDL and for versions levelkit does not write.
+#[test]
+fn mdl_version_chooses_mdl5_or_mdl7() {
+    let dir = all_samples();
+    let magic = |name: &str| std::fs::read(dir.path().join(name)).unwrap()[..4].to_vec();
+    for (args, out, want) in [
+        (&[][..], "cube7.mdl", b"MDL7"),
+        (&["--mdl-version", "5"][..], "cube5.mdl", b"MDL5"),
+        (&["--mdl-version", "mdl7"][..], "cube7b.mdl", b"MDL7"),
+    ] {
+        let mut all = vec!["convert"];
+        all.extend_from_slice(args);
+        all.extend(["cube.wings", out]);
+        let run = levelkit(dir.path(), &all);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(magic(out), want, "{out}");
+        let run = levelkit(dir.path(), &["validate", out]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+    // An MDL keeps its version unless asked: the MDL3 sample stays MDL3, or becomes MDL5.
+    let run = levelkit(dir.path(), &["convert", "pyramid.mdl", "same.mdl"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(magic("same.mdl"), magic("pyramid.mdl"));
+    let run = levelkit(
+        dir.path(),
+        &["convert", "--mdl-version", "5", "pyramid.mdl", "p5.mdl"],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(magic("p5.mdl"), b"MDL5");
+    let run = levelkit(
+        dir.path(),
+        &[
+            "convert",
+            "--mdl-version",
+            "5",
+            "--to",
+            "mdl",
+            "cube.wings",
+            "pyramid.mdl",
+            "--out",
+            "b",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(magic("b/cube.mdl"), b"MDL5");
+    assert_eq!(magic("b/pyramid.mdl"), b"MDL5");
+    // Usage errors.
+    for args in [
+        &["convert", "--mdl-version", "6", "cube.wings", "x.mdl"][..],
+        &["convert", "--mdl-version", "5", "cube.wings", "x.glb"][..],
+        &[
+            "convert",
+            "--mdl-version",
+            "5",
+            "--to",
+            "glb",
+            "cube.wings",
+            "--out",
+            "c",
+        ][..],
+    ] {
+        let run = levelkit(dir.path(), args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+    }
+}
+
 #[test]
 fn batch_converts_every_sample_to_json_and_back() {
     let dir = all_samples();
