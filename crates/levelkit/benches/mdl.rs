@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use levelkit::formats::mdl::{self, Mdl};
+use levelkit::formats::mdl::{self, Mdl, TargetVersion};
 use levelkit::gltf::{self, GltfOptions};
 
 fn main() {
@@ -125,8 +125,13 @@ fn mdl_skinned_to_glb(bencher: Bencher) {
 /// `.glb` bytes -> `.mdl` bytes: read the glTF, the MDL7 of its scene (weld, normals, skins,
 /// bones and frames), write.
 fn to_mdl(glb: &[u8]) -> usize {
+    to_mdl_as(glb, TargetVersion::Mdl7)
+}
+
+/// [`to_mdl`] as the MDL version asked for.
+fn to_mdl_as(glb: &[u8], version: TargetVersion) -> usize {
     let (scene, _) = gltf::read(glb, &mut |_| None).unwrap();
-    let (model, _) = Mdl::from_scene(&scene).unwrap();
+    let (model, _) = Mdl::from_scene_as(&scene, version).unwrap();
     model.write().unwrap().len()
 }
 
@@ -147,4 +152,14 @@ fn glb_skinned_to_mdl(bencher: Bencher) {
     bencher
         .counter(BytesCount::new(glb.len()))
         .bench(|| to_mdl(divan::black_box(&glb)));
+}
+
+/// The skinned model as `.glb` -> MDL5 (its joint animations baked into 16-bit vertex frames),
+/// in MB/s of `.glb` bytes.
+#[divan::bench]
+fn glb_skinned_to_mdl5(bencher: Bencher) {
+    let glb = glb_of(&SKINNED);
+    bencher
+        .counter(BytesCount::new(glb.len()))
+        .bench(|| to_mdl_as(divan::black_box(&glb), TargetVersion::Mdl5));
 }
