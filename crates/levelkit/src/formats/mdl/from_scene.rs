@@ -29,8 +29,12 @@
 //!   out).
 //! * **Not written**, each reported: spins (levelkit's endless rotations).
 //!
-//! The header's record sizes are MED's (36-byte bones, 16-byte triangles, 26-byte vertices), and its
-//! `data_size` and each group's `data_size` are the byte counts MED writes there.
+//! The header's record sizes are MED's (36-byte bones, 16-byte triangles, 26-byte vertices), or,
+//! for a scene read from an MDL7 (its `extras.mdl7_sizes`), the sizes that file declared where
+//! MED writes them too (26-byte triangles with no second UV set, 16-byte vertices with the
+//! nearest of the 162 normals, 12-byte triangles when every one uses the first skin), so a
+//! model comes back with its own header. Its `data_size` and each group's `data_size` are the
+//! byte counts MED writes there.
 
 mod bones;
 mod classic;
@@ -196,9 +200,6 @@ impl Mdl {
         if let Some(first) = groups.first_mut() {
             first.skins = first_skins;
         }
-        for g in &mut groups {
-            g.data_size = i32::try_from(group_bytes(g)).unwrap_or(i32::MAX);
-        }
         let mut model = Mdl7 {
             header: Mdl7Header {
                 version: 0,
@@ -211,6 +212,13 @@ impl Mdl {
             groups,
             trailer: Vec::new(),
         };
+        if let Some(sizes) = source_sizes(scene, &model.groups) {
+            with_sizes(&mut model, sizes);
+        }
+        let sizes = model.header.sizes;
+        for g in &mut model.groups {
+            g.data_size = i32::try_from(group_bytes(g, &sizes)).unwrap_or(i32::MAX);
+        }
         let len = Mdl::Mdl7(model.clone()).write()?.len();
         model.header.data_size = u32::try_from(len)
             .map_err(|_| refuse("groups", format!("{len} bytes do not fit an MDL7 header")))?;
@@ -239,7 +247,77 @@ impl SkinTable {
 }
 
 /// The bytes of a group without its deformers, as MED writes in `data_size`.
-fn group_bytes(g: &Group) -> usize {
+/// The record sizes of the MDL7 the scene was read from ([`super::scene::SIZES_KEY`]), when
+/// this writer can write them for `groups`: the bone, triangle and vertex sizes MED writes
+/// (12-byte triangles only where every triangle uses skin 0, which they cannot name).
+fn source_sizes(scene: &Scene, groups: &[Group]) -> Option<StructSizes> {
+    let s: StructSizes =
+        serde_json::from_value(scene.extras.get(super::scene::SIZES_KEY)?.clone()).ok()?;
+    let fixed = (
+        s.skin,
+        s.color,
+        s.material,
+        s.skin_point,
+        s.bone_transform,
+        s.frame,
+    ) == (
+        SIZES.skin,
+        SIZES.color,
+        SIZES.material,
+        SIZES.skin_point,
+        SIZES.bone_transform,
+        SIZES.frame,
+    );
+    let named = groups
+        .iter()
+        .flat_map(|g| &g.triangles)
+        .all(|t| t.material == 0);
+    let ok = fixed
+        && matches!(s.bone, 16 | 36 | 48)
+        && (matches!(s.triangle, 16 | 26) || (s.triangle == 12 && named))
+        && matches!(s.main_vertex, 16 | 26)
+        && matches!(s.frame_vertex, 16 | 26);
+    ok.then_some(s)
+}
+
+/// `m` with its records in `sizes`: bone names of `sizes.bone − 16` bytes; 26-byte triangles
+/// with MED's "none" as their second UV set and material; 16-byte vertices with the nearest
+/// of the 162 normals instead of the vector.
+fn with_sizes(m: &mut Mdl7, sizes: StructSizes) {
+    m.header.sizes = sizes;
+    let name = usize::from(sizes.bone).saturating_sub(16);
+    for b in &mut m.bones {
+        b.name.resize(name, 0);
+    }
+    let index = |v: &mut Vertex7| {
+        if let Normal7::Vector(n) = v.normal {
+            v.normal = Normal7::Index {
+                index: super::normals::nearest(n),
+                pad: 0,
+            };
+        }
+    };
+    for g in &mut m.groups {
+        for t in &mut g.triangles {
+            (t.uvs2, t.material2) = if sizes.triangle == 26 {
+                ([0xFFFF; 3], u32::MAX)
+            } else {
+                ([0; 3], 0)
+            };
+        }
+        if sizes.main_vertex == 16 {
+            g.vertices.iter_mut().for_each(index);
+        }
+        if sizes.frame_vertex == 16 {
+            g.frames
+                .iter_mut()
+                .flat_map(|f| f.vertices.iter_mut())
+                .for_each(index);
+        }
+    }
+}
+
+fn group_bytes(g: &Group, sizes: &StructSizes) -> usize {
     let skins: usize = g
         .skins
         .iter()
@@ -255,9 +333,13 @@ fn group_bytes(g: &Group) -> usize {
     let frames: usize = g
         .frames
         .iter()
-        .map(|f| 24 + f.vertices.len() * 26 + f.transforms.len() * 68)
+        .map(|f| 24 + f.vertices.len() * usize::from(sizes.frame_vertex) + f.transforms.len() * 68)
         .sum();
-    44 + skins + g.uvs.len() * 8 + g.triangles.len() * 16 + g.vertices.len() * 26 + frames
+    44 + skins
+        + g.uvs.len() * 8
+        + g.triangles.len() * usize::from(sizes.triangle)
+        + g.vertices.len() * usize::from(sizes.main_vertex)
+        + frames
 }
 
 fn group(

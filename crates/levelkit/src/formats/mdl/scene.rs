@@ -76,6 +76,10 @@ pub fn animation_name(frame: &str) -> &str {
 
 /// Add a mesh node under `root` with its morph targets and one animation per run of frames
 /// with the same animation name.
+/// The scene extra that keeps an MDL7's record sizes (`{"triangle": 26, …}`), so that a model
+/// written from the scene declares the sizes the file did.
+pub(crate) const SIZES_KEY: &str = "mdl7_sizes";
+
 /// The node extra that names the one frame of a mesh that has only one (`frame01`).
 pub(crate) const FRAME_NAME: &str = "frame_name";
 
@@ -406,6 +410,9 @@ fn decode(
 // ---- MDL7 ------------------------------------------------------------------------------------
 
 fn mdl7(scene: &mut Scene, root: usize, m: &Mdl7, warnings: &mut Vec<Warning>) {
+    if let Ok(sizes) = serde_json::to_value(m.header.sizes) {
+        scene.extras.insert(SIZES_KEY.into(), sizes);
+    }
     let skeleton = if m.bones.is_empty() {
         None
     } else {
