@@ -76,8 +76,11 @@ scene.render.engine = "CYCLES"
 scene.cycles.samples = 4
 scene.cycles.device = "CPU"
 scene.cycles.use_denoising = False
-scene.render.resolution_x, scene.render.resolution_y = 960, 600
+scene.render.resolution_x, scene.render.resolution_y = 640, 400
 scene.world = bpy.data.worlds.new("w")
 scene.render.filepath = out
+scene.render.image_settings.compression = 100
+if only_lightmap:
+    scene.render.image_settings.color_mode = "BW"
 bpy.ops.render.render(write_still=True)
 print(f"LIGHTMAPPED objects={len(meshes)} triangles={tris} with_uv2={uv2} lit_materials={lit} images={[i.name for i in bpy.data.images]}")
