@@ -527,7 +527,6 @@ fn group(
     })
 }
 
-/// Whether a position of `mesh` is used with two different texture coordinates.
 fn too_many_vertices(mi: usize) -> Error {
     refuse(
         format!("meshes[{mi}]"),
@@ -564,6 +563,7 @@ fn weld_by<K: std::hash::Hash + Eq>(
     Ok((remap, kept))
 }
 
+/// Whether a position of `mesh` is used with two different texture coordinates.
 fn used_with_two_uvs(mesh: &Mesh) -> bool {
     let mut seen: HashMap<u32, [u64; 2]> = HashMap::new();
     for c in mesh.faces.iter().flat_map(|f| &f.corners) {

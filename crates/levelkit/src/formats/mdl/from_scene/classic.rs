@@ -102,20 +102,13 @@ pub(super) fn mdl5(m: &Mdl7, warnings: &mut Vec<Warning>) -> Result<Classic> {
             "more than 65,535 texture coordinates: MDL5 indexes them with 16 bits",
         ));
     }
-    if other_material > 0 {
+    if skins.len() > 1 || other_material > 0 {
         warnings.push(warn(
             "skins",
             format!(
-                "{other_material} triangles use another material than the first picture skin; \
-                 MDL5 draws every triangle with one skin, so they show its picture"
-            ),
-        ));
-    }
-    if skins.len() > 1 {
-        warnings.push(warn(
-            "skins",
-            format!(
-                "{} skins: an MDL5 is written with its first picture skin only",
+                "{} skins, but MDL5 draws every triangle with one: only the first picture \
+                 skin is written, and the {other_material} triangles of other materials show \
+                 its picture",
                 skins.len()
             ),
         ));
