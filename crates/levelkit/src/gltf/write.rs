@@ -1,8 +1,8 @@
 //! The glTF writer: a [`Scene`] to glTF 2.0 or GLB (documented in the module above).
 
 use crate::scene::vec3::{cross, dot, unit};
-use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
 
 use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
@@ -60,11 +60,21 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
     } else {
         Format::Gltf
     };
+    let t0 = std::time::Instant::now();
     scene.refuse_invalid(format, "the scene is not valid")?;
+    let t1 = std::time::Instant::now();
     let mut w = Writer::new(scene, options, format);
     w.write_textures()?;
+    let t2 = std::time::Instant::now();
     w.write_materials()?;
     w.write_meshes()?;
+    let t3 = std::time::Instant::now();
+    eprintln!(
+        "TIME validate {:?} textures {:?} meshes {:?}",
+        t1 - t0,
+        t2 - t1,
+        t3 - t2
+    );
     w.write_cameras();
     w.write_lights()?;
     let spins = w.plan_spins();
@@ -73,7 +83,10 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
     w.write_animations(&spins, &targets)?;
     w.write_joint_animations()?;
     w.write_scene()?;
-    w.finish()
+    let t4 = std::time::Instant::now();
+    let r = w.finish();
+    eprintln!("TIME rest {:?} finish {:?}", t4 - t3, t4.elapsed());
+    r
 }
 
 /// Where a scene light went.
@@ -650,6 +663,8 @@ impl<'a> Writer<'a> {
             .any(|f| f.corners.iter().any(|c| c.color.is_some()));
 
         let second = self.scene.second_uvs_of(g.mi);
+        // What makes two corners one vertex: position, normal, UV, colour and second UV, bit
+        // for bit.
         type Key = (
             u32,
             [u32; 3],
@@ -657,7 +672,34 @@ impl<'a> Writer<'a> {
             Option<[u32; 4]>,
             Option<[u64; 2]>,
         );
-        // At most one vertex a corner: sized once, never rehashed or regrown.
+        // Corner `ci` of the `k`th face of the group: its key and its attributes.
+        let corner = |k: usize, ci: usize| {
+            let face = g.faces.get(k).and_then(|&fi| mesh.faces.get(fi))?;
+            let c = face.corners.get(ci)?;
+            let start = g.starts.get(*g.faces.get(k)?).copied().unwrap_or(0);
+            let n = g
+                .normals
+                .get(start + ci)
+                .copied()
+                .unwrap_or([0.0, 1.0, 0.0]);
+            let has_uv = face_has_uv.get(k).copied().unwrap_or(false);
+            let uv = if has_uv { c.uv } else { None };
+            let color = c.color.map(|rgba| rgba.map(|v| v.clamp(0.0, 1.0)));
+            let uv2 = second.map(|s| s.uvs.get(start + ci).copied().unwrap_or([0.0, 1.0]));
+            let key: Key = (
+                c.position,
+                n.map(f32::to_bits),
+                uv.map(|t| t.map(f64::to_bits)),
+                color.map(|t| t.map(f32::to_bits)),
+                uv2.map(|t| t.map(f64::to_bits)),
+            );
+            Some((key, n, uv, color, uv2))
+        };
+        let key_of = |k: usize, ci: usize| corner(k, ci).map(|c| c.0);
+        let hash = |key: &Key| rustc_hash::FxBuildHasher.hash_one(key);
+        // Vertex -> the corner that made it (face of the group, corner): the table keeps
+        // vertex numbers only, and a key is made again from its corner when compared (a table
+        // of whole keys was 1.5 MB on a 5,000-vertex model, most of its time spent on pages).
         let (corners, triangles) = g.faces.iter().filter_map(|&fi| mesh.faces.get(fi)).fold(
             (0usize, 0usize),
             |(c, t), f| {
@@ -665,9 +707,10 @@ impl<'a> Writer<'a> {
                 (c + n, t + n.saturating_sub(2))
             },
         );
+        // At most one vertex a corner: sized once, never rehashed.
+        let mut made_by: Vec<(u32, u32)> = Vec::with_capacity(corners);
+        let mut seen: hashbrown::HashTable<u32> = hashbrown::HashTable::with_capacity(corners);
         let mut uvs2 = Vec::new();
-        let mut seen: rustc_hash::FxHashMap<Key, u32> =
-            rustc_hash::FxHashMap::with_capacity_and_hasher(corners, Default::default());
         let (mut pos, mut nor) = (
             Vec::with_capacity(corners * 3),
             Vec::with_capacity(corners * 3),
@@ -679,13 +722,18 @@ impl<'a> Writer<'a> {
         let mut indices: Vec<u32> = Vec::with_capacity(triangles * 3);
         let mut polygons: Vec<Value> = Vec::with_capacity(g.faces.len());
         let mut without_uv: Vec<Value> = Vec::new();
-        let mut clamped = false;
+        let clamped = g
+            .faces
+            .iter()
+            .filter_map(|&fi| mesh.faces.get(fi))
+            .flat_map(|f| &f.corners)
+            .filter_map(|c| c.color)
+            .any(|rgba| rgba.iter().any(|v| v.clamp(0.0, 1.0) != *v));
         let (mut local, mut points, mut tris) = (Vec::new(), Vec::new(), Vec::new());
         for (k, (&fi, &has_uv)) in g.faces.iter().zip(&face_has_uv).enumerate() {
             let Some(face) = mesh.faces.get(fi) else {
                 continue;
             };
-            let start = g.starts.get(fi).copied().unwrap_or(0);
             if write_uv && !has_uv {
                 without_uv.push(Value::from(k));
             }
@@ -698,32 +746,32 @@ impl<'a> Writer<'a> {
                     .copied()
                     .unwrap_or_default();
                 points.push(p);
-                let n = g
-                    .normals
-                    .get(start + ci)
-                    .copied()
-                    .unwrap_or([0.0, 1.0, 0.0]);
-                let uv = if has_uv { c.uv } else { None };
-                let color = c.color.map(|rgba| {
-                    rgba.map(|v| {
-                        let x = v.clamp(0.0, 1.0);
-                        clamped |= x != v;
-                        x
-                    })
-                });
-                let uv2 = second.map(|s| s.uvs.get(start + ci).copied().unwrap_or([0.0, 1.0]));
-                let key = (
-                    c.position,
-                    n.map(f32::to_bits),
-                    uv.map(|t| t.map(f64::to_bits)),
-                    color.map(|t| t.map(f32::to_bits)),
-                    uv2.map(|t| t.map(f64::to_bits)),
-                );
-                let v = match seen.entry(key) {
-                    Entry::Occupied(o) => *o.get(),
-                    Entry::Vacant(e) => {
-                        let v = u32::try_from(pos.len() / 3)
+                let Some((key, n, uv, color, uv2)) = corner(k, ci) else {
+                    continue;
+                };
+                let h = hash(&key);
+                let same = |v: &u32| {
+                    made_by
+                        .get(*v as usize)
+                        .and_then(|&(k, ci)| key_of(k as usize, ci as usize))
+                        == Some(key)
+                };
+                let v = match seen.find(h, same) {
+                    Some(&v) => v,
+                    None => {
+                        let v = u32::try_from(made_by.len())
                             .map_err(|_| self.too_big("a primitive's vertex count"))?;
+                        let (kk, cc) = (
+                            u32::try_from(k).map_err(|_| self.too_big("a primitive"))?,
+                            u32::try_from(ci).map_err(|_| self.too_big("a face"))?,
+                        );
+                        seen.insert_unique(h, v, |&v| {
+                            made_by
+                                .get(v as usize)
+                                .and_then(|&(k, ci)| key_of(k as usize, ci as usize))
+                                .map_or(0, |key| hash(&key))
+                        });
+                        made_by.push((kk, cc));
                         pos.extend(p.map(|x| x as f32));
                         sources.push(Value::from(c.position));
                         source_index.push(c.position);
@@ -741,7 +789,6 @@ impl<'a> Writer<'a> {
                             }
                             col.extend(color.unwrap_or([1.0; 4]));
                         }
-                        e.insert(v);
                         v
                     }
                 };

@@ -2,7 +2,7 @@
 
 // Integer keys hashed in hot loops: FxHash, not SipHash (no untrusted-key DoS concern that
 // outweighs the speed here: keys are indices bounded by the input).
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 
 use super::model::Mesh;
 use super::triangulate;
@@ -16,20 +16,18 @@ impl Mesh {
     /// Degenerate faces get a normal from their neighbours, or +Y when they have none, so every
     /// normal is unit length (the glTF validator requires it).
     pub fn corner_normals(&self) -> Vec<[f32; 3]> {
+        let mut pts: Vec<[f64; 3]> = Vec::new();
         let face_normals: Vec<[f64; 3]> = self
             .faces
             .iter()
             .map(|f| {
-                let pts: Vec<[f64; 3]> = f
-                    .corners
-                    .iter()
-                    .map(|c| {
-                        self.positions
-                            .get(c.position as usize)
-                            .copied()
-                            .unwrap_or_default()
-                    })
-                    .collect();
+                pts.clear();
+                pts.extend(f.corners.iter().map(|c| {
+                    self.positions
+                        .get(c.position as usize)
+                        .copied()
+                        .unwrap_or_default()
+                }));
                 triangulate::newell_normal(&pts)
             })
             .collect();
@@ -37,44 +35,8 @@ impl Mesh {
         // edge (the edge from the corner's position to its neighbour in either face).
         let total: usize = self.faces.iter().map(|f| f.corners.len()).sum();
         let mut dsu = Dsu::new(total);
-        let hard: HashSet<(u32, u32)> = self
-            .hard_edges
-            .iter()
-            .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
-            .collect();
         if !self.flat {
-            // (edge key) -> first corner seen at each end, per direction.
-            let mut first: HashMap<(u32, u32, u32), usize> = HashMap::default();
-            let mut base = 0usize;
-            for f in &self.faces {
-                let k = f.corners.len();
-                for (i, c) in f.corners.iter().enumerate() {
-                    let next = f
-                        .corners
-                        .get((i + 1) % k)
-                        .map_or(c.position, |n| n.position);
-                    let prev = f
-                        .corners
-                        .get((i + k - 1) % k)
-                        .map_or(c.position, |n| n.position);
-                    for other in [next, prev] {
-                        let key = (c.position.min(other), c.position.max(other));
-                        if other == c.position || hard.contains(&key) {
-                            continue;
-                        }
-                        // Corners at position `c.position` on either side of edge `key`.
-                        match first.entry((key.0, key.1, c.position)) {
-                            std::collections::hash_map::Entry::Occupied(o) => {
-                                dsu.union(*o.get(), base + i)
-                            }
-                            std::collections::hash_map::Entry::Vacant(v) => {
-                                v.insert(base + i);
-                            }
-                        }
-                    }
-                }
-                base += k;
-            }
+            self.union_soft(&mut dsu, total);
         }
         let mut sums = vec![[0.0f64; 3]; total];
         let mut base = 0usize;
@@ -105,6 +67,90 @@ impl Mesh {
             base += f.corners.len();
         }
         out
+    }
+
+    /// Union, in `dsu`, the corners at one position that share a soft edge: an edge from the
+    /// position to the same other position, in either face, not listed in `hard_edges`.
+    /// The corners are grouped by position first (counting sort), and each position's
+    /// (neighbour, corner) pairs sorted, so the work is linear in the corners whatever the
+    /// mesh (a table of every edge end, grown as it went, was most of the time before).
+    fn union_soft(&self, dsu: &mut Dsu, total: usize) {
+        let hard: HashSet<(u32, u32)> = self
+            .hard_edges
+            .iter()
+            .map(|e| (e[0].min(e[1]), e[0].max(e[1])))
+            .collect();
+        // The corners of each position, positions in order: `at[first[p]..first[p + 1]]`.
+        // A corner whose position is not in the mesh (an invalid mesh) joins no other.
+        let count = self.positions.len();
+        let mut first = vec![0u32; count + 1];
+        for c in self.faces.iter().flat_map(|f| &f.corners) {
+            if let Some(n) = first.get_mut(c.position as usize + 1) {
+                *n += 1;
+            }
+        }
+        for p in 1..first.len() {
+            let before = first.get(p - 1).copied().unwrap_or(0);
+            if let Some(n) = first.get_mut(p) {
+                *n += before;
+            }
+        }
+        // Each corner at its position, with its face's corner count and its place.
+        let mut at = vec![(0u32, 0u32, 0u32); total];
+        let mut fill = first.clone();
+        let mut base = 0u32;
+        for f in &self.faces {
+            let k = u32::try_from(f.corners.len()).unwrap_or(u32::MAX);
+            for (i, c) in (0u32..).zip(&f.corners) {
+                if let Some(slot) = fill.get_mut(c.position as usize)
+                    && let Some(entry) = at.get_mut(*slot as usize)
+                {
+                    *entry = (base + i, base, k);
+                    *slot += 1;
+                }
+            }
+            base = base.saturating_add(k);
+        }
+        let corners: Vec<u32> = self
+            .faces
+            .iter()
+            .flat_map(|f| f.corners.iter().map(|c| c.position))
+            .collect();
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for p in 0..count {
+            let (Some(&from), Some(&to)) = (first.get(p), first.get(p + 1)) else {
+                continue;
+            };
+            let Some(group) = at.get(from as usize..to as usize) else {
+                continue;
+            };
+            if group.len() < 2 {
+                continue;
+            }
+            let p = p as u32;
+            pairs.clear();
+            for &(corner, face_base, k) in group {
+                let i = corner - face_base;
+                let next = corners.get((face_base + (i + 1) % k) as usize).copied();
+                let prev = corners.get((face_base + (i + k - 1) % k) as usize).copied();
+                for other in [next, prev].into_iter().flatten() {
+                    if other == p
+                        || (!hard.is_empty() && hard.contains(&(p.min(other), p.max(other))))
+                    {
+                        continue;
+                    }
+                    pairs.push((other, corner));
+                }
+            }
+            pairs.sort_unstable();
+            for w in pairs.windows(2) {
+                if let [(a, x), (b, y)] = *w
+                    && a == b
+                {
+                    dsu.union(x as usize, y as usize);
+                }
+            }
+        }
     }
 }
 
