@@ -285,12 +285,6 @@ fn read_palette(path: Option<&Path>) -> anyhow::Result<Option<Palette>> {
 /// manifest as the world it names, any other file as its content tells. The reader's warnings
 /// are reported on stderr.
 pub fn load(input: &Path, target: &Target) -> anyhow::Result<Model> {
-    let t0 = std::time::Instant::now();
-    let r = load_(input, target);
-    eprintln!("TIME load {:?}", t0.elapsed());
-    r
-}
-fn load_(input: &Path, target: &Target) -> anyhow::Result<Model> {
     let input = &files::resolve_manifest(input)?;
     let bytes = files::read_input(input)?;
     let name = files::sniff_name(input);
@@ -338,12 +332,8 @@ pub fn write_converted(
     notes: &mut Vec<String>,
 ) -> anyhow::Result<(u64, Converted)> {
     let sync = batch.is_none();
-    let t0 = std::time::Instant::now();
     let converted =
         convert_with_side_files(model, target, input, Some(output), batch.flatten(), notes)?;
-    eprintln!("TIME convert {:?}", t0.elapsed());
-    let t0 = std::time::Instant::now();
-    let _g = Guard(t0);
     let dir = output.parent().unwrap_or_else(|| Path::new(""));
     let mut written = 0;
     for (name, bytes) in &converted.side {
@@ -379,12 +369,5 @@ pub fn labelled(note: &str) -> std::borrow::Cow<'_, str> {
         note.into()
     } else {
         format!("note: {note}").into()
-    }
-}
-
-struct Guard(std::time::Instant);
-impl Drop for Guard {
-    fn drop(&mut self) {
-        eprintln!("TIME write {:?}", self.0.elapsed());
     }
 }

@@ -100,12 +100,6 @@ fn usage_exit(err: &clap::Error) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let t0 = std::time::Instant::now();
-    let r = main_();
-    eprintln!("TIME main {:?}", t0.elapsed());
-    r
-}
-fn main_() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return usage_exit(&err),

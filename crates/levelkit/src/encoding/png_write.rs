@@ -458,7 +458,13 @@ fn choose_filter(pixels: &[u8], stride: usize, color: PngColor, sample: usize) -
         }
     }
     let size = |rows: &[u8]| zlib(rows).map(|z| z.len()).unwrap_or(usize::MAX);
-    if size(&adaptive) < size(&plain) {
+    // The two trials on two cores where there are threads (each is its own stream: the same
+    // sizes either way).
+    #[cfg(not(target_arch = "wasm32"))]
+    let (adaptive, plain) = rayon::join(|| size(&adaptive), || size(&plain));
+    #[cfg(target_arch = "wasm32")]
+    let (adaptive, plain) = (size(&adaptive), size(&plain));
+    if adaptive < plain {
         Filtering::Adaptive
     } else {
         Filtering::None
@@ -487,11 +493,8 @@ fn deflate_rows(
     sample: usize,
 ) -> Result<Vec<u8>, String> {
     let filtering = choose_filter(pixels, stride, color, sample);
-    let rows_per_piece = PARALLEL_PIECE
-        .checked_div(stride.saturating_add(1))
-        .unwrap_or(1)
-        .max(1);
-    if pixels.len().checked_div(stride).unwrap_or(0) > rows_per_piece {
+    let height = pixels.len().checked_div(stride).unwrap_or(0);
+    if let Some(rows_per_piece) = piece_rows(height, stride) {
         return deflate_pieces(pixels, stride, color, filtering, rows_per_piece);
     }
     let mut scratch = Scratch::new(stride);
@@ -526,9 +529,30 @@ fn deflate_rows(
 /// with the [`WINDOW`] of filtered rows before it and ended on a byte boundary, the pieces one
 /// zlib stream with the checksum of them all. Where a piece starts depends on the image's size
 /// alone, never on the number of threads, so the bytes are the same everywhere, WebAssembly
-/// (one piece after the other) included. A 256 x 256 RGB skin is three pieces (127, 127 and
-/// 2 rows).
+/// (one piece after the other) included. How many pieces, and of how many rows:
+/// [`piece_rows`].
 const PARALLEL_PIECE: usize = 96 * 1024;
+/// The rows of each piece of an image of `height` rows of `stride` bytes deflated in pieces,
+/// or `None` for one stream. The pieces are as even as the rows allow, their number the
+/// nearest to the filtered bytes over [`PARALLEL_PIECE`] (two at least): a 256 x 256 RGB skin
+/// is two pieces of 128 rows (it was 127, 127 and 2: a third deflate state, primed with a whole
+/// window, for two rows, and a third turn on two cores).
+fn piece_rows(height: usize, stride: usize) -> Option<usize> {
+    let per_piece = PARALLEL_PIECE
+        .checked_div(stride.saturating_add(1))
+        .unwrap_or(1)
+        .max(1);
+    if height <= per_piece {
+        return None;
+    }
+    let count = height
+        .saturating_add(per_piece / 2)
+        .checked_div(per_piece)
+        .unwrap_or(1)
+        .max(2);
+    Some(height.div_ceil(count))
+}
+
 /// How much a deflate stream looks back: what each piece is primed with.
 const WINDOW: usize = 32 * 1024;
 
@@ -1035,16 +1059,17 @@ mod tests {
             let stride = w as usize * color.samples();
             let stream = deflate_rows(&pixels, stride, color, SAMPLE_BYTES).unwrap();
             let one = one_call(&pixels, stride, color);
-            if h as usize <= (PARALLEL_PIECE / (stride + 1)).max(1) {
+            let Some(rows_per_piece) = piece_rows(h as usize, stride) else {
                 assert_eq!(stream, one, "{w} x {h} {color:?}");
                 continue;
-            }
+            };
             pieces += 1;
             let rows = miniz_oxide::inflate::decompress_to_vec_zlib(&stream).unwrap();
             let expected = miniz_oxide::inflate::decompress_to_vec_zlib(&one).unwrap();
             assert!(rows == expected, "{w} x {h} {color:?}: other rows");
             // Each piece after the first costs a block's Huffman tables and a flush marker.
-            let count = (h as usize).div_ceil(PARALLEL_PIECE / (stride + 1));
+            let count = (h as usize).div_ceil(rows_per_piece);
+            assert!(count >= 2 && rows_per_piece * (stride + 1) <= PARALLEL_PIECE * 3 / 2);
             assert!(
                 stream.len() * 100 <= one.len() * 102 + 64 * 100 * count,
                 "{w} x {h} {color:?}: {} bytes in pieces, {} in one",

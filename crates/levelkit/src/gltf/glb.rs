@@ -14,27 +14,31 @@ pub(super) fn pad4(bytes: &mut Vec<u8>, fill: u8) {
 
 /// The GLB container: 12-byte header, `JSON` chunk (padded with spaces), `BIN` chunk (padded with
 /// zeros) when there is binary data. `None` past 4 GiB.
-pub(super) fn write(json: &[u8], bin: &[u8]) -> Option<Vec<u8>> {
-    // Each part is copied once, straight into the file: the BIN chunk can be most of it.
+///
+/// Made in `bin`'s own allocation: the header and the JSON chunk go in front of the binary data
+/// (one move within the buffer, which can be most of the file), not all copied to a new one.
+pub(super) fn write(json: &[u8], mut bin: Vec<u8>) -> Option<Vec<u8>> {
     let padded = |n: usize| n.div_ceil(4) * 4;
     let (json_len, bin_len) = (padded(json.len()), padded(bin.len()));
     let bin_part = if bin.is_empty() { 0 } else { 8 + bin_len };
     let total = u32::try_from(12 + 8 + json_len + bin_part).ok()?;
-    let mut out = Vec::with_capacity(total as usize);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&total.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(json_len).ok()?.to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(json);
-    pad4(&mut out, b' ');
-    if !bin.is_empty() {
-        out.extend_from_slice(&u32::try_from(bin_len).ok()?.to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(bin);
-        pad4(&mut out, 0);
+    let mut head = Vec::with_capacity(12 + 8 + json_len + 8);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&total.to_le_bytes());
+    head.extend_from_slice(&u32::try_from(json_len).ok()?.to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    head.extend_from_slice(json);
+    pad4(&mut head, b' ');
+    if bin.is_empty() {
+        return Some(head);
     }
-    Some(out)
+    head.extend_from_slice(&u32::try_from(bin_len).ok()?.to_le_bytes());
+    head.extend_from_slice(b"BIN\0");
+    pad4(&mut bin, 0);
+    bin.reserve_exact(head.len());
+    bin.splice(0..0, head);
+    Some(bin)
 }
 
 /// The JSON chunk and the first `BIN` chunk of a GLB.

@@ -60,21 +60,12 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
     } else {
         Format::Gltf
     };
-    let t0 = std::time::Instant::now();
     scene.refuse_invalid(format, "the scene is not valid")?;
-    let t1 = std::time::Instant::now();
     let mut w = Writer::new(scene, options, format);
     w.write_textures()?;
-    let t2 = std::time::Instant::now();
     w.write_materials()?;
+    w.reserve_meshes();
     w.write_meshes()?;
-    let t3 = std::time::Instant::now();
-    eprintln!(
-        "TIME validate {:?} textures {:?} meshes {:?}",
-        t1 - t0,
-        t2 - t1,
-        t3 - t2
-    );
     w.write_cameras();
     w.write_lights()?;
     let spins = w.plan_spins();
@@ -83,10 +74,7 @@ pub fn write(scene: &Scene, options: &GltfOptions) -> Result<ExportFiles> {
     w.write_animations(&spins, &targets)?;
     w.write_joint_animations()?;
     w.write_scene()?;
-    let t4 = std::time::Instant::now();
-    let r = w.finish();
-    eprintln!("TIME rest {:?} finish {:?}", t4 - t3, t4.elapsed());
-    r
+    w.finish()
 }
 
 /// Where a scene light went.
@@ -567,6 +555,32 @@ impl<'a> Writer<'a> {
 
     // ---- meshes ------------------------------------------------------------------------------
 
+    /// Make room in the buffer, once, for what the meshes can take at most (every corner its
+    /// own vertex with every attribute, every morph target), so that it is not copied each
+    /// time it doubles: untouched room costs no memory, and the copies of a growing buffer
+    /// were a sixth of the pages a 10,000-vertex model touched.
+    fn reserve_meshes(&mut self) {
+        let scene = self.scene;
+        let mut bytes = 0usize;
+        for (mi, mesh) in scene.meshes.iter().enumerate() {
+            let (corners, triangles) = mesh.faces.iter().fold((0usize, 0usize), |(c, t), f| {
+                let n = f.corners.len();
+                (c.saturating_add(n), t.saturating_add(n.saturating_sub(2)))
+            });
+            let targets = scene.morphs_of(mi).map_or(0, |m| m.targets.len());
+            // Position, normal, two UV sets, tangent, colour, joints, weights; and a position
+            // a target.
+            let per_vertex = 12 + 12 + 8 + 8 + 16 + 16 + 8 + 16 + targets.saturating_mul(12);
+            bytes = bytes
+                .saturating_add(corners.saturating_mul(per_vertex))
+                .saturating_add(triangles.saturating_mul(12))
+                .saturating_add(mesh.lines.len().saturating_mul(64));
+        }
+        // Room only: past 64 MiB the copies are a small part of the work, and a bound three
+        // times what a large model needs would count against a limit on address space.
+        self.bin.reserve(bytes.min(64 << 20));
+    }
+
     fn write_meshes(&mut self) -> Result<()> {
         let scene = self.scene;
         for (mi, mesh) in scene.meshes.iter().enumerate() {
@@ -716,12 +730,11 @@ impl<'a> Writer<'a> {
             Vec::with_capacity(corners * 3),
         );
         let (mut uvs, mut col) = (Vec::new(), Vec::new());
-        let mut uncolored: Vec<Value> = Vec::new();
-        let mut sources: Vec<Value> = Vec::new();
+        let mut uncolored: Vec<u32> = Vec::new();
         let mut source_index: Vec<u32> = Vec::new();
         let mut indices: Vec<u32> = Vec::with_capacity(triangles * 3);
-        let mut polygons: Vec<Value> = Vec::with_capacity(g.faces.len());
-        let mut without_uv: Vec<Value> = Vec::new();
+        let mut polygons: Vec<u32> = Vec::with_capacity(g.faces.len());
+        let mut without_uv: Vec<u32> = Vec::new();
         let clamped = g
             .faces
             .iter()
@@ -735,7 +748,7 @@ impl<'a> Writer<'a> {
                 continue;
             };
             if write_uv && !has_uv {
-                without_uv.push(Value::from(k));
+                without_uv.push(u32::try_from(k).map_err(|_| self.too_big("a primitive"))?);
             }
             local.clear();
             points.clear();
@@ -773,7 +786,6 @@ impl<'a> Writer<'a> {
                         });
                         made_by.push((kk, cc));
                         pos.extend(p.map(|x| x as f32));
-                        sources.push(Value::from(c.position));
                         source_index.push(c.position);
                         nor.extend(n);
                         if write_uv {
@@ -785,7 +797,7 @@ impl<'a> Writer<'a> {
                         }
                         if write_color {
                             if color.is_none() {
-                                uncolored.push(Value::from(v));
+                                uncolored.push(v);
                             }
                             col.extend(color.unwrap_or([1.0; 4]));
                         }
@@ -800,7 +812,7 @@ impl<'a> Writer<'a> {
                     indices.push(local.get(i as usize).copied().unwrap_or(0));
                 }
             }
-            polygons.push(Value::from(face.corners.len()));
+            polygons.push(u32::try_from(face.corners.len()).map_err(|_| self.too_big("a face"))?);
         }
         let at = format!("meshes[{}]", g.mi);
         let what = match g.material {
@@ -882,19 +894,23 @@ impl<'a> Writer<'a> {
         }
         let indices = self.push_indices(&indices, vertex_count)?;
         let targets = self.morph_targets(g.mi, &source_index)?;
-        let mut extras = Map::new();
-        extras.insert(keys::POLYGONS.into(), Value::Array(polygons));
-        extras.insert(keys::POSITIONS.into(), Value::Array(sources));
-        if !without_uv.is_empty() {
-            extras.insert(keys::FACES_WITHOUT_UV.into(), Value::Array(without_uv));
-        }
-        if !uncolored.is_empty() {
-            extras.insert(keys::UNCOLORED_VERTICES.into(), Value::Array(uncolored));
-        }
+        // In the order of their names, as a `serde_json::Map` would write them.
+        let lists = [
+            (keys::FACES_WITHOUT_UV, &without_uv[..]),
+            (keys::POLYGONS, &polygons[..]),
+            (keys::POSITIONS, &source_index[..]),
+            (keys::UNCOLORED_VERTICES, &uncolored[..]),
+        ];
+        let lists = IndexLists(&lists);
+        let extras = serde_json::value::to_raw_value(&lists)
+            .map(Some)
+            .map_err(|e| {
+                Error::malformed(self.format, Location::default(), format!("extras: {e}"))
+            })?;
         Ok(json::mesh::Primitive {
             attributes,
             extensions: None,
-            extras: self.extras(&extras)?,
+            extras,
             indices: Some(indices),
             material: g
                 .material
@@ -1693,7 +1709,8 @@ impl<'a> Writer<'a> {
         }
         .map_err(|e| Error::malformed(self.format, Location::default(), e.to_string()))?;
         let main = if self.options.binary {
-            glb::write(&json, &self.bin).ok_or_else(|| self.too_big("the GLB file"))?
+            let bin = std::mem::take(&mut self.bin);
+            glb::write(&json, bin).ok_or_else(|| self.too_big("the GLB file"))?
         } else {
             json
         };
@@ -1828,12 +1845,35 @@ fn f32_value(v: f32) -> Value {
 }
 
 /// `extras` as glTF raw JSON, or nothing when empty.
+/// The index lists of a primitive's extras (name, list), written as a JSON object of arrays
+/// of numbers, the names in the order given: straight from the numbers, not made into a
+/// `serde_json::Value` each first (a 10,000-vertex model spent more on those than on its
+/// vertices). The two lists every primitive has are always written, the others when not empty.
+struct IndexLists<'a>(&'a [(&'a str, &'a [u32])]);
+
+impl serde::Serialize for IndexLists<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let always = [keys::POLYGONS, keys::POSITIONS];
+        let mut map = serializer.serialize_map(None)?;
+        for &(name, list) in self.0 {
+            if !list.is_empty() || always.contains(&name) {
+                map.serialize_entry(name, list)?;
+            }
+        }
+        map.end()
+    }
+}
+
 fn raw_extras(map: &Map<String, Value>) -> std::result::Result<json::Extras, serde_json::Error> {
     if map.is_empty() {
         return Ok(None);
     }
-    let text = serde_json::to_string(map)?;
-    json::extras::RawValue::from_string(text).map(Some)
+    // Written straight into the raw value (`RawValue::from_string` would parse it again).
+    serde_json::value::to_raw_value(map).map(Some)
 }
 
 fn set_trs(node: &mut json::Node, t: [f64; 3], r: [f64; 4], s: [f64; 3]) {

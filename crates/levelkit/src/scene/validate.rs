@@ -453,11 +453,12 @@ impl Scene {
             );
         }
         for (fi, f) in m.faces.iter().enumerate() {
-            let at = format!("meshes[{mi}].faces[{fi}]");
+            // Made only for a face that is wrong: most are not.
+            let at = || format!("meshes[{mi}].faces[{fi}]");
             if f.corners.len() < 3 {
                 push(
                     Severity::Error,
-                    at.clone(),
+                    at(),
                     format!(
                         "face has {} corners; at least 3 are needed",
                         f.corners.len()
@@ -467,7 +468,7 @@ impl Scene {
             if let Some(c) = f.corners.iter().find(|c| c.position as usize >= n) {
                 push(
                     Severity::Error,
-                    at.clone(),
+                    at(),
                     format!("corner uses position {} of {n}", c.position),
                 );
             }
@@ -476,7 +477,7 @@ impl Scene {
             {
                 push(
                     Severity::Error,
-                    at.clone(),
+                    at(),
                     format!("material {mat} does not exist"),
                 );
             }
@@ -488,7 +489,7 @@ impl Scene {
             if bad {
                 push(
                     Severity::Error,
-                    at,
+                    at(),
                     "a corner attribute is not finite".into(),
                 );
             }
