@@ -151,11 +151,10 @@ pub fn encode_texture(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
             && image.pixels.chunks_exact(4).all(|p| p.get(3) == Some(&255))
         {
             // Opaque: RGB, a quarter less to filter and deflate.
-            let rgb: Vec<u8> = image
-                .pixels
-                .chunks_exact(4)
-                .flat_map(|p| p.get(..3).unwrap_or_default().iter().copied())
-                .collect();
+            let mut rgb = Vec::with_capacity(image.pixels.len() / 4 * 3);
+            for p in image.pixels.chunks_exact(4) {
+                rgb.extend_from_slice(p.get(..3).unwrap_or_default());
+            }
             return encode_sampled(
                 &PngImage::new(image.width, image.height, PngColor::Rgb, &rgb),
                 texture_sample(rgb.len()),
@@ -767,10 +766,18 @@ impl Scratch {
     }
 }
 
-/// Sum of the bytes of a filtered row as signed magnitudes.
+/// Sum of the bytes of a filtered row as signed magnitudes (`|b as i8|` is the smaller of `b`
+/// and `-b`), summed in 32 bits a part at a time: it vectorises 16 bytes a step, where a 64-bit
+/// sum took 4 (this was most of the filtering's time).
 fn cost(row: &[u8]) -> u64 {
-    row.iter()
-        .map(|&b| u64::from((b as i8).unsigned_abs()))
+    row.chunks(1 << 16)
+        .map(|part| {
+            let sum: u32 = part
+                .iter()
+                .map(|&b| u32::from(b.min(b.wrapping_neg())))
+                .sum();
+            u64::from(sum)
+        })
         .sum()
 }
 
