@@ -1,7 +1,7 @@
 //! The glTF writer: a [`Scene`] to glTF 2.0 or GLB (documented in the module above).
 
 use crate::scene::vec3::{cross, dot, unit};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 
 use gltf_json as json;
@@ -602,13 +602,18 @@ impl<'a> Writer<'a> {
             }
             // Faces grouped by material, groups in order of first use.
             let mut order: Vec<Option<usize>> = Vec::new();
-            let mut groups: HashMap<Option<usize>, Vec<usize>> = HashMap::new();
+            let mut groups: rustc_hash::FxHashMap<Option<usize>, Vec<usize>> =
+                rustc_hash::FxHashMap::default();
             for (fi, f) in mesh.faces.iter().enumerate() {
                 groups
                     .entry(f.material)
                     .or_insert_with(|| {
                         order.push(f.material);
-                        Vec::new()
+                        Vec::with_capacity(if order.len() == 1 {
+                            mesh.faces.len()
+                        } else {
+                            0
+                        })
                     })
                     .push(fi);
             }

@@ -768,9 +768,10 @@ fn group(
         s if s.is_empty() => format!("group {gi}"),
         s => s,
     };
+    // The positions go in once the frames, made from them, are made.
     let mut mesh = Mesh {
         name: Some(name),
-        positions: positions.clone(),
+        faces: Vec::with_capacity(g.triangles.len()),
         ..Mesh::default()
     };
     let mut skipped = 0usize;
@@ -829,6 +830,7 @@ fn group(
     if g.frames.iter().all(|f| f.vertices.is_empty()) {
         frames.clear();
     }
+    mesh.positions = positions;
     let mut extras = Extras::new();
     extras.insert("group_type".into(), json!(g.kind));
     let bound = g.vertices.iter().any(|v| v.index != 0xffff);
