@@ -151,7 +151,7 @@ pub fn encode_texture(image: &PngImage<'_>) -> Result<Vec<u8>, String> {
             && image.pixels.chunks_exact(4).all(|p| p.get(3) == Some(&255))
         {
             // Opaque: RGB, a quarter less to filter and deflate.
-            let mut rgb = Vec::with_capacity(image.pixels.len() / 4 * 3);
+            let mut rgb = Vec::with_capacity((image.pixels.len() / 4).saturating_mul(3));
             for p in image.pixels.chunks_exact(4) {
                 rgb.extend_from_slice(p.get(..3).unwrap_or_default());
             }
