@@ -156,7 +156,17 @@ impl<'a> Writer<'a> {
     }
 
     fn extras(&self, map: &Map<String, Value>) -> Result<json::Extras> {
-        raw_extras(map)
+        if map.is_empty() {
+            return Ok(None);
+        }
+        self.raw_extras(map)
+    }
+
+    /// `value` as glTF raw JSON extras, written straight into the raw value
+    /// (`RawValue::from_string` would parse it again).
+    fn raw_extras(&self, value: &impl serde::Serialize) -> Result<json::Extras> {
+        serde_json::value::to_raw_value(value)
+            .map(Some)
             .map_err(|e| Error::malformed(self.format, Location::default(), format!("extras: {e}")))
     }
 
@@ -906,12 +916,7 @@ impl<'a> Writer<'a> {
             (keys::POSITIONS, &source_index[..]),
             (keys::UNCOLORED_VERTICES, &uncolored[..]),
         ];
-        let lists = IndexLists(&lists);
-        let extras = serde_json::value::to_raw_value(&lists)
-            .map(Some)
-            .map_err(|e| {
-                Error::malformed(self.format, Location::default(), format!("extras: {e}"))
-            })?;
+        let extras = self.raw_extras(&IndexLists(&lists))?;
         Ok(json::mesh::Primitive {
             attributes,
             extensions: None,
@@ -1849,7 +1854,6 @@ fn f32_value(v: f32) -> Value {
     Value::from(f64::from(v))
 }
 
-/// `extras` as glTF raw JSON, or nothing when empty.
 /// The index lists of a primitive's extras (name, list), written as a JSON object of arrays
 /// of numbers, the names in the order given: straight from the numbers, not made into a
 /// `serde_json::Value` each first (a 10,000-vertex model spent more on those than on its
@@ -1871,14 +1875,6 @@ impl serde::Serialize for IndexLists<'_> {
         }
         map.end()
     }
-}
-
-fn raw_extras(map: &Map<String, Value>) -> std::result::Result<json::Extras, serde_json::Error> {
-    if map.is_empty() {
-        return Ok(None);
-    }
-    // Written straight into the raw value (`RawValue::from_string` would parse it again).
-    serde_json::value::to_raw_value(map).map(Some)
 }
 
 fn set_trs(node: &mut json::Node, t: [f64; 3], r: [f64; 4], s: [f64; 3]) {
